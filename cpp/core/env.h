@@ -1,0 +1,106 @@
+// The interface an environment family implements.
+//
+// An env writes its observation and info straight into its row of the batch
+// buffer (no intermediate copy) through Out<T>(i), where i indexes the
+// family's EnvSpec::state. It reads its action through In<T>(i), indexing
+// EnvSpec::action. Episode bookkeeping (elapsed steps, max_episode_steps
+// truncation, autoreset, env ids) belongs to the engine, not to the env.
+#ifndef ENVPOOL_CORE_ENV_H_
+#define ENVPOOL_CORE_ENV_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cpp/core/spec.h"
+
+namespace envpool {
+
+// Pointers to one env's row in each state array of the batch.
+class StateRow {
+ public:
+  explicit StateRow(char* const* ptrs) : ptrs_(ptrs) {}
+  template <class T>
+  T* Out(int key) const {
+    return reinterpret_cast<T*>(ptrs_[key]);
+  }
+
+ private:
+  char* const* ptrs_;
+};
+
+// Pointers to one env's action, one per action key.
+class ActionRow {
+ public:
+  explicit ActionRow(const char* const* ptrs) : ptrs_(ptrs) {}
+  template <class T>
+  const T* In(int key) const {
+    return reinterpret_cast<const T*>(ptrs_[key]);
+  }
+
+ private:
+  const char* const* ptrs_;
+};
+
+struct StepResult {
+  double reward = 0.0;
+  bool terminated = false;
+  // An env's own truncation; the engine adds max_episode_steps on top.
+  bool truncated = false;
+};
+
+class Env {
+ public:
+  virtual ~Env() = default;
+
+  // Re-seed the env's randomness; called before the first reset and when a
+  // user reseeds. Override to seed an emulator or simulator as well.
+  virtual void Seed(uint64_t seed) { rng_.seed(seed); }
+
+  // Begin an episode and write the first observation and info.
+  virtual void Reset(const StateRow& out) = 0;
+
+  // Advance one step, writing observation and info.
+  virtual StepResult Step(const ActionRow& action, const StateRow& out) = 0;
+
+ protected:
+  std::mt19937_64 rng_;
+};
+
+// Everything the engine needs to know about one family of envs.
+struct Family {
+  std::string name;
+  // Family-specific config keys and their defaults. The engine adds its
+  // own keys (num_envs, seed, max_episode_steps, ...).
+  Config defaults;
+  std::function<EnvSpec(const Config&)> make_spec;
+  std::function<std::unique_ptr<Env>(const Config&, int env_id)> make_env;
+  // Optional: the raw speed ceiling. Returns a closure that advances one
+  // bare emulator/simulator by one agent step (e.g. frame_skip emulator
+  // frames with a random action), with no preprocessing and no engine.
+  std::function<std::function<void()>(const Config&, uint64_t seed)>
+      make_raw_stepper;
+};
+
+// The process-wide table of families, filled once at module load.
+inline std::vector<Family>& Families() {
+  static std::vector<Family> families;
+  return families;
+}
+
+inline void RegisterFamily(Family family) {
+  Families().push_back(std::move(family));
+}
+
+inline const Family* FindFamily(const std::string& name) {
+  for (const Family& f : Families())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+}  // namespace envpool
+
+#endif  // ENVPOOL_CORE_ENV_H_
