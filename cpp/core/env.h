@@ -50,6 +50,9 @@ struct StepResult {
   bool terminated = false;
   // An env's own truncation; the engine adds max_episode_steps on top.
   bool truncated = false;
+  // Discount for dm_env (e.g. 0 on an Atari life loss with
+  // zero_discount_on_life_loss); the engine also zeroes it on termination.
+  float discount = 1.0f;
 };
 
 class Env {

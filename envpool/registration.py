@@ -1,0 +1,45 @@
+"""The task registry: task id -> (C++ family, config overrides)."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """A registered task: which C++ family runs it and its config overrides."""
+
+    task_id: str
+    family: str
+    config: dict[str, Any] = field(default_factory=dict)
+
+
+_REGISTRY: dict[str, TaskSpec] = {}
+
+
+def register(task_id: str, family: str, **config: Any) -> None:
+    """Register ``task_id`` as ``family`` with the given config overrides.
+
+    The overrides become the task's defaults; users can still override them
+    in :func:`envpool.make`.
+    """
+    if task_id in _REGISTRY:
+        raise ValueError(f"task {task_id!r} is already registered")
+    _REGISTRY[task_id] = TaskSpec(task_id, family, dict(config))
+
+
+def list_all_envs() -> list[str]:
+    """All registered task ids, in registration order."""
+    return list(_REGISTRY)
+
+
+def lookup(task_id: str) -> TaskSpec:
+    """The TaskSpec of ``task_id``; a ValueError naming close matches if unknown."""
+    try:
+        return _REGISTRY[task_id]
+    except (KeyError, TypeError):
+        close = difflib.get_close_matches(str(task_id), list(_REGISTRY), n=5, cutoff=0.5)
+        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+        raise ValueError(f"unknown task id {task_id!r}{hint}") from None
