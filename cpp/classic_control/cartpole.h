@@ -1,0 +1,64 @@
+// CartPole: gymnasium's CartPoleEnv (v0/v1 differ only in episode length).
+#ifndef ENVPOOL_CLASSIC_CONTROL_CARTPOLE_H_
+#define ENVPOOL_CLASSIC_CONTROL_CARTPOLE_H_
+
+#include <cmath>
+#include "cpp/classic_control/state_env.h"
+
+namespace envpool::classic_control {
+
+class CartPole : public StateEnv<4> {
+ public:
+  static constexpr double kGravity = 9.8, kMassCart = 1.0, kMassPole = 0.1;
+  static constexpr double kTotalMass = kMassPole + kMassCart, kLength = 0.5;
+  static constexpr double kPoleMassLength = kMassPole * kLength, kForceMag = 10.0;
+  static constexpr double kTau = 0.02, kXThreshold = 2.4;
+  static constexpr double kThetaThreshold = 12 * 2 * M_PI / 360;
+
+  static Config Defaults() {
+    return {{"max_episode_steps", int64_t{500}}, {"sutton_barto_reward", false}, {"expose_state", false}};
+  }
+  static EnvSpec MakeSpec(const Config& c) {
+    // Bounds as gymnasium rounds them: float32 of the double thresholds.
+    double hx = static_cast<float>(kXThreshold * 2), ht = static_cast<float>(kThetaThreshold * 2);
+    return WithState(c, {{Spec<float>("obs", {4}, {-hx, -kInf, -ht, -kInf}, {hx, kInf, ht, kInf})},
+                         {Spec<int32_t>("action", {}, {0}, {1})}});
+  }
+  explicit CartPole(const Config& c) : StateEnv(c), sutton_barto_(c.Get<bool>("sutton_barto_reward")) {}
+
+  void Reset(const StateRow& out) override {
+    for (double& v : s_) v = Uniform(-0.05, 0.05);
+    Write(out);
+  }
+
+  StepResult Step(const ActionRow& action, const StateRow& out) override {
+    auto [x, x_dot, theta, theta_dot] = s_;
+    double force = action.In<int32_t>(0)[0] == 1 ? kForceMag : -kForceMag;
+    double costheta = std::cos(theta), sintheta = std::sin(theta);
+    double temp = (force + kPoleMassLength * (theta_dot * theta_dot) * sintheta) / kTotalMass;
+    double thetaacc = (kGravity * sintheta - costheta * temp) /
+                      (kLength * (4.0 / 3.0 - kMassPole * (costheta * costheta) / kTotalMass));
+    double xacc = temp - kPoleMassLength * thetaacc * costheta / kTotalMass;
+    // Gymnasium's default "euler" integrator.
+    s_ = {x + kTau * x_dot, x_dot + kTau * xacc, theta + kTau * theta_dot, theta_dot + kTau * thetaacc};
+    bool terminated = s_[0] < -kXThreshold || s_[0] > kXThreshold || s_[2] < -kThetaThreshold ||
+                      s_[2] > kThetaThreshold;
+    Write(out);
+    StepResult r;
+    r.terminated = terminated;
+    r.reward = sutton_barto_ ? (terminated ? -1.0 : 0.0) : 1.0;
+    return r;
+  }
+
+ private:
+  void Write(const StateRow& out) {
+    float* obs = out.Out<float>(0);
+    for (int i = 0; i < 4; ++i) obs[i] = static_cast<float>(s_[i]);
+    WriteState(out);
+  }
+  bool sutton_barto_;
+};
+
+}  // namespace envpool::classic_control
+
+#endif  // ENVPOOL_CLASSIC_CONTROL_CARTPOLE_H_

@@ -1,0 +1,151 @@
+// MountainCar-v0 and MountainCarContinuous-v0: gymnasium's envs.
+#ifndef ENVPOOL_CLASSIC_CONTROL_MOUNTAIN_CAR_H_
+#define ENVPOOL_CLASSIC_CONTROL_MOUNTAIN_CAR_H_
+
+#include <algorithm>
+#include <cmath>
+
+#include "cpp/classic_control/state_env.h"
+
+namespace envpool::classic_control {
+
+constexpr double kMinPosition = -1.2, kMaxPosition = 0.6, kMaxSpeed = 0.07;
+
+inline std::vector<double> F32(std::vector<double> v) {
+  for (double& x : v) x = static_cast<float>(x);
+  return v;
+}
+
+class MountainCar : public StateEnv<2> {
+ public:
+  static Config Defaults() {
+    return {{"max_episode_steps", int64_t{200}}, {"goal_velocity", 0.0}, {"expose_state", false}};
+  }
+  static EnvSpec MakeSpec(const Config& c) {
+    return WithState(c, {{Spec<float>("obs", {2}, F32({kMinPosition, -kMaxSpeed}), F32({kMaxPosition, kMaxSpeed}))},
+                         {Spec<int32_t>("action", {}, {0}, {2})}});
+  }
+  explicit MountainCar(const Config& c) : StateEnv(c), goal_velocity_(c.Get<double>("goal_velocity")) {}
+
+  void Reset(const StateRow& out) override {
+    s_ = {Uniform(-0.6, -0.4), 0.0};
+    Write(out);
+  }
+
+  StepResult Step(const ActionRow& action, const StateRow& out) override {
+    auto [position, velocity] = s_;
+    int a = action.In<int32_t>(0)[0];
+    velocity += (a - 1) * 0.001 + std::cos(3 * position) * (-0.0025);
+    velocity = std::clamp(velocity, -kMaxSpeed, kMaxSpeed);
+    position += velocity;
+    position = std::clamp(position, kMinPosition, kMaxPosition);
+    if (position == kMinPosition && velocity < 0) velocity = 0;
+    s_ = {position, velocity};
+    Write(out);
+    StepResult r;
+    r.terminated = position >= 0.5 && velocity >= goal_velocity_;
+    r.reward = -1.0;
+    return r;
+  }
+
+ private:
+  void Write(const StateRow& out) const {
+    float* obs = out.Out<float>(0);
+    obs[0] = static_cast<float>(s_[0]);
+    obs[1] = static_cast<float>(s_[1]);
+    WriteState(out);
+  }
+  double goal_velocity_;
+};
+
+// gymnasium's continuous version mixes float32 and float64 (its state is
+// stored as float32 after every step, and NumPy 2 keeps float32 when a
+// float32 meets a Python float). To be bit-exact we follow the type of
+// every intermediate: Num carries a value and whether it is float32, a
+// float64 NumPy scalar, or a plain Python float.
+class MountainCarContinuous : public StateEnv<2> {
+ public:
+  static Config Defaults() {
+    return {{"max_episode_steps", int64_t{999}}, {"goal_velocity", 0.0}, {"expose_state", false}};
+  }
+  static EnvSpec MakeSpec(const Config& c) {
+    return WithState(c, {{Spec<float>("obs", {2}, F32({kMinPosition, -kMaxSpeed}), F32({kMaxPosition, kMaxSpeed}))},
+                         {Spec<float>("action", {1}, {-1.0}, {1.0})}});
+  }
+  explicit MountainCarContinuous(const Config& c)
+      : StateEnv(c), goal_velocity_(c.Get<double>("goal_velocity")) {}
+
+  void Reset(const StateRow& out) override {
+    s_ = {Uniform(-0.6, -0.4), 0.0};
+    state_f32_ = false;  // reset builds a float64 array
+    Write(out);
+  }
+
+  StepResult Step(const ActionRow& action, const StateRow& out) override {
+    const Num::Kind sk = state_f32_ ? Num::kF32 : Num::kF64;
+    Num position{s_[0], sk}, velocity{s_[1], sk};
+    float a = action.In<float>(0)[0];
+    // min(max(a, -1.0), 1.0) returns whichever object wins: a Python float
+    // when clipped, the float32 otherwise.
+    Num force{a, Num::kF32};
+    if (-1.0 > a) force = {-1.0, Num::kPy};
+    if (1.0 < force.v) force = {1.0, Num::kPy};
+    Num drag{0.0025 * std::cos(3 * position.v), Num::kPy};
+    // 3 * position keeps position's type before math.cos sees it.
+    if (position.k == Num::kF32) drag.v = 0.0025 * std::cos(static_cast<double>(static_cast<float>(3 * position.v)));
+    velocity = velocity + (force * Num{0.0015, Num::kPy} - drag);
+    if (velocity.v > kMaxSpeed) velocity = {kMaxSpeed, Num::kPy};
+    if (velocity.v < -kMaxSpeed) velocity = {-kMaxSpeed, Num::kPy};
+    position = position + velocity;
+    if (position.v > kMaxPosition) position = {kMaxPosition, Num::kPy};
+    if (position.v < kMinPosition) position = {kMinPosition, Num::kPy};
+    if (position.v == kMinPosition && velocity.v < 0) velocity = {0.0, Num::kPy};
+    StepResult r;
+    r.terminated = position.v >= 0.45 && velocity.v >= goal_velocity_;
+    r.reward = (r.terminated ? 100.0 : 0.0) - std::pow(static_cast<double>(a), 2) * 0.1;
+    s_ = {static_cast<float>(position.v), static_cast<float>(velocity.v)};
+    state_f32_ = true;
+    Write(out);
+    return r;
+  }
+
+ private:
+  struct Num {
+    enum Kind { kF32, kF64, kPy };
+    double v;
+    Kind k;
+    // NumPy 2 (NEP 50): a Python float takes the NumPy operand's type.
+    static Kind Join(Kind a, Kind b) {
+      if (a == kPy) return b;
+      if (b == kPy) return a;
+      return (a == kF32 && b == kF32) ? kF32 : kF64;
+    }
+    static Num Make(double v, Kind k) { return {k == kF32 ? static_cast<float>(v) : v, k}; }
+    static double As(const Num& x, Kind k) { return k == kF32 ? static_cast<float>(x.v) : x.v; }
+    friend Num operator+(Num a, Num b) {
+      Kind k = Join(a.k, b.k);
+      return Make(As(a, k) + As(b, k), k);
+    }
+    friend Num operator-(Num a, Num b) {
+      Kind k = Join(a.k, b.k);
+      return Make(As(a, k) - As(b, k), k);
+    }
+    friend Num operator*(Num a, Num b) {
+      Kind k = Join(a.k, b.k);
+      return Make(As(a, k) * As(b, k), k);
+    }
+  };
+
+  void Write(const StateRow& out) const {
+    float* obs = out.Out<float>(0);
+    obs[0] = static_cast<float>(s_[0]);
+    obs[1] = static_cast<float>(s_[1]);
+    WriteState(out);
+  }
+  double goal_velocity_;
+  bool state_f32_ = false;
+};
+
+}  // namespace envpool::classic_control
+
+#endif  // ENVPOOL_CLASSIC_CONTROL_MOUNTAIN_CAR_H_

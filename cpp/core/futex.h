@@ -1,0 +1,113 @@
+// Futex-based waiting primitives: a counting semaphore and a counter that
+// threads can wait on. No mutex anywhere: the fast paths are single atomic
+// operations, and a system call happens only when a thread really sleeps or
+// someone is known to be sleeping.
+#ifndef ENVPOOL_CORE_FUTEX_H_
+#define ENVPOOL_CORE_FUTEX_H_
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <climits>
+
+namespace envpool {
+
+inline void FutexWait(std::atomic<int>* addr, int expected) {
+  syscall(SYS_futex, reinterpret_cast<int*>(addr), FUTEX_WAIT_PRIVATE,
+          expected, nullptr, nullptr, 0);
+}
+
+inline void FutexWake(std::atomic<int>* addr, int count) {
+  syscall(SYS_futex, reinterpret_cast<int*>(addr), FUTEX_WAKE_PRIVATE, count,
+          nullptr, nullptr, 0);
+}
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Counting semaphore. Waiters spin briefly before sleeping, since on the
+// stepping path the next token usually arrives within microseconds.
+class Semaphore {
+ public:
+  explicit Semaphore(int initial = 0) : count_(initial) {}
+
+  bool TryAcquire() {
+    int c = count_.load(std::memory_order_relaxed);
+    while (c > 0) {
+      if (count_.compare_exchange_weak(c, c - 1, std::memory_order_acquire,
+                                       std::memory_order_relaxed))
+        return true;
+    }
+    return false;
+  }
+
+  void Acquire(int spins = 2000) {
+    for (int i = 0; i < spins; ++i) {
+      if (TryAcquire()) return;
+      CpuRelax();
+    }
+    while (!TryAcquire()) {
+      // The seq_cst pair (waiters_++ then count_ read, against count_ add
+      // then waiters_ read in Release) rules out a lost wake-up; the futex
+      // itself re-checks count_ == 0 before sleeping.
+      waiters_.fetch_add(1, std::memory_order_seq_cst);
+      if (count_.load(std::memory_order_seq_cst) <= 0) FutexWait(&count_, 0);
+      waiters_.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+
+  void Release(int n = 1) {
+    count_.fetch_add(n, std::memory_order_seq_cst);
+    if (waiters_.load(std::memory_order_seq_cst) > 0) FutexWake(&count_, n);
+  }
+
+ private:
+  std::atomic<int> count_;
+  std::atomic<int> waiters_{0};
+};
+
+// A counter that one thread waits on until it reaches a target.
+class Countdown {
+ public:
+  void Reset(int target) {
+    target_ = target;
+    count_.store(0, std::memory_order_relaxed);
+  }
+  int target() const { return target_; }
+  bool Done() const {
+    return count_.load(std::memory_order_acquire) >= target_;
+  }
+  int Count() const { return count_.load(std::memory_order_acquire); }
+
+  // Returns true for the call that completes the count.
+  bool Arrive() {
+    int now = count_.fetch_add(1, std::memory_order_seq_cst) + 1;
+    if (now < target_) return false;
+    if (waiting_.load(std::memory_order_seq_cst)) FutexWake(&count_, INT_MAX);
+    return true;
+  }
+
+  // Sleep until the count moves away from `seen` (or is done).
+  void WaitChange(int seen) {
+    waiting_.store(true, std::memory_order_seq_cst);
+    if (count_.load(std::memory_order_seq_cst) == seen && seen < target_)
+      FutexWait(&count_, seen);
+    waiting_.store(false, std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<int> count_{0};
+  std::atomic<bool> waiting_{false};
+  int target_ = 0;
+};
+
+}  // namespace envpool
+
+#endif  // ENVPOOL_CORE_FUTEX_H_

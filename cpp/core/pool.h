@@ -1,0 +1,363 @@
+// The engine: a pool of envs stepped by worker threads.
+//
+// send() copies each env's action into that env's own slot and queues a
+// task; workers run tasks and write results in place into a state batch;
+// recv() waits for a batch to complete (running queued tasks itself while it
+// waits, so a small batch costs no thread hand-off) and hands it over.
+//
+// Sync mode (batch_size == num_envs): every send gets its own batch, rows
+// in the order of the env ids sent. Async mode: rows are claimed in the
+// order envs start running from a ring of batches of batch_size rows, and
+// recv() returns the oldest batch once it is full.
+#ifndef ENVPOOL_CORE_POOL_H_
+#define ENVPOOL_CORE_POOL_H_
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cpp/core/action_queue.h"
+#include "cpp/core/env.h"
+#include "cpp/core/spec.h"
+#include "cpp/core/state_batch.h"
+
+namespace envpool {
+
+enum class AutoresetMode { kNextStep, kSameStep };
+
+// Engine-level options, read from the config's common keys.
+struct PoolOptions {
+  int num_envs = 1;
+  int batch_size = 0;  // 0 = num_envs
+  int num_threads = 0;  // 0 = automatic
+  int thread_affinity_offset = -1;  // -1 = no pinning
+  uint64_t seed = 0;
+  int max_episode_steps = 0;  // 0 = no limit
+  AutoresetMode autoreset = AutoresetMode::kNextStep;
+};
+
+// The engine's own state keys, always first in the layout, in this order.
+enum CommonKey : int {
+  kReward,
+  kTerminated,
+  kTruncated,
+  kDiscount,
+  kEnvId,
+  kElapsedStep,
+  kNumCommonKeys
+};
+
+inline std::vector<ArraySpec> CommonStateSpecs() {
+  return {Spec<double>("reward", {}),       Spec<bool>("terminated", {}),
+          Spec<bool>("truncated", {}),      Spec<float>("discount", {}),
+          Spec<int32_t>("info:env_id", {}), Spec<int32_t>("info:elapsed_step", {})};
+}
+
+class EnvPool {
+ public:
+  EnvPool(const Family& family, const Config& config, PoolOptions opt)
+      : opt_(opt), env_spec_(family.make_spec(config)),
+        layout_(BuildLayout(env_spec_, opt.autoreset)),
+        queue_(static_cast<std::size_t>(opt.num_envs) + 64) {
+    if (opt_.batch_size == 0) opt_.batch_size = opt_.num_envs;
+    if (opt_.num_threads == 0) {
+      int hw = static_cast<int>(std::thread::hardware_concurrency());
+      opt_.num_threads = std::max(1, std::min(opt_.batch_size, hw));
+    }
+    sync_ = opt_.batch_size == opt_.num_envs;
+    num_env_keys_ = static_cast<int>(env_spec_.state.size());
+    for (const ArraySpec& a : env_spec_.action) action_bytes_.push_back(a.NumBytes());
+    CreateEnvs(family, config);
+    if (!sync_) {
+      ring_size_ = (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 2;
+      for (int i = 0; i < ring_size_; ++i) ring_.push_back(NewBatch(opt_.batch_size));
+    }
+    for (int i = 0; i < opt_.num_threads; ++i) {
+      workers_.emplace_back([this] { WorkerLoop(); });
+      if (opt_.thread_affinity_offset >= 0) Pin(workers_.back(), i);
+    }
+  }
+
+  ~EnvPool() { Close(); }
+  EnvPool(const EnvPool&) = delete;
+  EnvPool& operator=(const EnvPool&) = delete;
+
+  const PoolOptions& options() const { return opt_; }
+  const EnvSpec& env_spec() const { return env_spec_; }
+  const StateLayout& layout() const { return layout_; }
+  bool sync() const { return sync_; }
+  bool closed() const { return closed_; }
+  int in_flight() const { return in_flight_count_; }
+
+  // Checks done by the caller before any task is queued, so a bad call
+  // changes nothing.
+  void CheckEnvIds(const int* env_ids, int n) const {
+    if (n <= 0) throw std::invalid_argument("env_id must name at least one env");
+    std::vector<char> seen(opt_.num_envs, 0);
+    for (int i = 0; i < n; ++i) {
+      int id = env_ids[i];
+      if (id < 0 || id >= opt_.num_envs)
+        throw std::out_of_range("env_id " + std::to_string(id) + " is out of range [0, " +
+                                std::to_string(opt_.num_envs) + ")");
+      if (seen[id]) throw std::invalid_argument("env_id " + std::to_string(id) + " is repeated");
+      seen[id] = 1;
+      if (slots_[id].in_flight)
+        throw std::invalid_argument("env " + std::to_string(id) +
+                                    " is still in flight: recv() its result before sending to it again");
+    }
+  }
+
+  // actions[k] points at n contiguous rows of action key k, already of the
+  // key's dtype. Seeds (reset only) may be null.
+  void Send(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
+            const uint64_t* seeds) {
+    CheckEnvIds(env_ids, n);
+    std::shared_ptr<StateBatch> batch;
+    if (sync_) {
+      batch = NewBatch(n);
+      pending_.push_back(batch);
+    }
+    tasks_.resize(n);
+    for (int i = 0; i < n; ++i) {
+      EnvSlot& s = slots_[env_ids[i]];
+      if (kind == Task::kStep) {
+        for (std::size_t k = 0; k < action_bytes_.size(); ++k)
+          std::memcpy(s.action[k], actions[k] + action_bytes_[k] * i, action_bytes_[k]);
+      }
+      s.in_flight = true;
+      tasks_[i] = Task{kind, env_ids[i], batch.get(), i, seeds != nullptr,
+                       seeds != nullptr ? seeds[i] : 0};
+    }
+    in_flight_count_ += n;
+    queue_.Push(tasks_.data(), n);
+  }
+
+  // Waits for the next batch. Call without holding the GIL.
+  std::shared_ptr<StateBatch> Recv() {
+    std::shared_ptr<StateBatch> batch;
+    if (sync_) {
+      if (pending_.empty()) throw std::runtime_error("recv() called with nothing in flight: send() first");
+      batch = pending_.front();
+    } else {
+      if (in_flight_count_ < opt_.batch_size)
+        throw std::runtime_error("recv() would wait forever: " + std::to_string(in_flight_count_) +
+                                 " env(s) in flight, fewer than batch_size=" +
+                                 std::to_string(opt_.batch_size));
+      batch = ring_[ring_head_ % ring_size_];
+    }
+    HelpUntilDone(batch.get());
+    if (sync_) {
+      pending_.pop_front();
+    } else {
+      // Nobody can reach this ring slot again until the batch that replaces
+      // it is needed: at most num_envs rows are ever claimed but unreceived.
+      ring_[ring_head_ % ring_size_] = NewBatch(opt_.batch_size);
+      ++ring_head_;
+    }
+    const int rows = batch->done.target();
+    const int32_t* ids = reinterpret_cast<const int32_t*>(batch->key_base[kEnvId]);
+    for (int i = 0; i < rows; ++i) slots_[ids[i]].in_flight = false;
+    in_flight_count_ -= rows;
+    if (batch->failed.load()) throw std::runtime_error(batch->error);
+    return batch;
+  }
+
+  // Stops the workers once queued work is done; idempotent.
+  void Close() {
+    if (closed_) return;
+    closed_ = true;
+    std::vector<Task> stops(workers_.size(), Task{Task::kStop, 0, nullptr, 0, false, 0});
+    queue_.Push(stops.data(), static_cast<int>(stops.size()));
+    for (std::thread& t : workers_) t.join();
+    workers_.clear();
+  }
+
+ private:
+  struct EnvSlot {
+    std::unique_ptr<Env> env;
+    std::vector<std::unique_ptr<char[]>> action_storage;
+    std::vector<char*> action;
+    std::vector<char*> out;  // this env's row pointers, refreshed per task
+    std::vector<char*> final_out;
+    int elapsed = 0;
+    bool needs_reset = true;
+    bool in_flight = false;  // caller thread only
+  };
+
+  static StateLayout BuildLayout(const EnvSpec& spec, AutoresetMode mode) {
+    std::vector<ArraySpec> specs = CommonStateSpecs();
+    for (const ArraySpec& a : spec.state) specs.push_back(a);
+    if (mode == AutoresetMode::kSameStep) {
+      // The final observation and info of a finished episode, since the
+      // row itself then holds the next episode's first observation.
+      for (const ArraySpec& a : spec.state) {
+        ArraySpec f = a;
+        f.name = "final:" + a.name;
+        specs.push_back(f);
+      }
+      specs.push_back(Spec<int32_t>("final:info:elapsed_step", {}));
+    }
+    return StateLayout(std::move(specs));
+  }
+
+  std::shared_ptr<StateBatch> NewBatch(int rows) {
+    return std::make_shared<StateBatch>(layout_, rows, rows);
+  }
+
+  void CreateEnvs(const Family& family, const Config& config) {
+    slots_.resize(opt_.num_envs);
+    // Env construction can be slow (ROM loading, XML parsing): spread it.
+    int nt = std::max(1, std::min(opt_.num_threads, opt_.num_envs));
+    std::vector<std::thread> threads;
+    std::vector<std::string> errors(nt);
+    for (int t = 0; t < nt; ++t) {
+      threads.emplace_back([&, t] {
+        try {
+          for (int i = t; i < opt_.num_envs; i += nt) {
+            slots_[i].env = family.make_env(config, i);
+            slots_[i].env->Seed(opt_.seed + static_cast<uint64_t>(i));
+          }
+        } catch (const std::exception& e) {
+          errors[t] = e.what();
+        }
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    for (const std::string& e : errors)
+      if (!e.empty()) throw std::invalid_argument(e);
+    for (EnvSlot& s : slots_) {
+      for (std::size_t b : action_bytes_) {
+        s.action_storage.emplace_back(new char[std::max<std::size_t>(b, 1)]());
+        s.action.push_back(s.action_storage.back().get());
+      }
+      s.out.resize(num_env_keys_);
+      s.final_out.resize(num_env_keys_);
+    }
+  }
+
+  void HelpUntilDone(StateBatch* batch) {
+    Task task;
+    for (;;) {
+      int seen = batch->done.Count();
+      if (seen >= batch->done.target()) return;
+      if (queue_.TryPop(&task)) {
+        RunTask(task);
+        continue;
+      }
+      // Workers hold the remaining tasks; they finish within microseconds
+      // for cheap envs, so spin a little before sleeping.
+      for (int i = 0; i < 4000 && batch->done.Count() == seen; ++i) CpuRelax();
+      if (batch->done.Count() == seen) batch->done.WaitChange(seen);
+    }
+  }
+
+  void WorkerLoop() {
+    for (;;) {
+      Task task = queue_.Pop();
+      if (task.kind == Task::kStop) return;
+      RunTask(task);
+    }
+  }
+
+  void RunTask(const Task& task) {
+    StateBatch* batch = task.batch;
+    int row = task.row;
+    if (batch == nullptr) {
+      uint64_t idx = ring_alloc_.fetch_add(1, std::memory_order_relaxed);
+      batch = ring_[(idx / opt_.batch_size) % ring_size_].get();
+      row = static_cast<int>(idx % opt_.batch_size);
+    }
+    EnvSlot& s = slots_[task.env_id];
+    for (int k = 0; k < num_env_keys_; ++k) s.out[k] = batch->Row(kNumCommonKeys + k, row);
+    StateRow out(s.out.data());
+    StepResult r;
+    try {
+      if (task.kind == Task::kReset || s.needs_reset) {
+        if (task.has_seed) s.env->Seed(task.seed);
+        s.env->Reset(out);
+        s.elapsed = 0;
+      } else {
+        r = s.env->Step(ActionRow(s.action.data()), out);
+        ++s.elapsed;
+        if (opt_.max_episode_steps > 0 && s.elapsed >= opt_.max_episode_steps) r.truncated = true;
+        if (r.terminated) r.discount = 0.0f;
+        if ((r.terminated || r.truncated) && opt_.autoreset == AutoresetMode::kSameStep) {
+          SaveFinal(s, batch, row);
+          s.env->Reset(out);
+          s.elapsed = 0;
+        }
+      }
+    } catch (const std::exception& e) {
+      if (!batch->failed.exchange(true))
+        batch->error = "env " + std::to_string(task.env_id) + " failed: " + e.what();
+      r.terminated = true;
+    }
+    s.needs_reset = opt_.autoreset == AutoresetMode::kNextStep && (r.terminated || r.truncated);
+    *reinterpret_cast<double*>(batch->Row(kReward, row)) = r.reward;
+    *reinterpret_cast<bool*>(batch->Row(kTerminated, row)) = r.terminated;
+    *reinterpret_cast<bool*>(batch->Row(kTruncated, row)) = r.truncated;
+    *reinterpret_cast<float*>(batch->Row(kDiscount, row)) = r.discount;
+    *reinterpret_cast<int32_t*>(batch->Row(kEnvId, row)) = task.env_id;
+    *reinterpret_cast<int32_t*>(batch->Row(kElapsedStep, row)) = s.elapsed;
+    if (opt_.autoreset == AutoresetMode::kSameStep && !(r.terminated || r.truncated)) ClearFinal(batch, row);
+    batch->done.Arrive();
+  }
+
+  // Same-step autoreset: copy the finished episode's last row aside.
+  void SaveFinal(EnvSlot& s, StateBatch* batch, int row) {
+    const int first = kNumCommonKeys + num_env_keys_;
+    for (int k = 0; k < num_env_keys_; ++k)
+      std::memcpy(batch->Row(first + k, row), s.out[k], layout_.row_bytes[kNumCommonKeys + k]);
+    *reinterpret_cast<int32_t*>(batch->Row(first + num_env_keys_, row)) = s.elapsed;
+  }
+
+  void ClearFinal(StateBatch* batch, int row) {
+    const int first = kNumCommonKeys + num_env_keys_;
+    for (int k = 0; k <= num_env_keys_; ++k)
+      std::memset(batch->Row(first + k, row), 0, layout_.row_bytes[first + k]);
+  }
+
+  void Pin(std::thread& t, int i) {
+    int ncpu = static_cast<int>(std::thread::hardware_concurrency());
+    if (ncpu <= 0) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET((opt_.thread_affinity_offset + i) % ncpu, &set);
+    pthread_setaffinity_np(t.native_handle(), sizeof(set), &set);
+  }
+
+  PoolOptions opt_;
+  EnvSpec env_spec_;
+  StateLayout layout_;
+  ActionQueue queue_;
+  bool sync_ = true;
+  int num_env_keys_ = 0;
+  std::vector<std::size_t> action_bytes_;
+  std::vector<EnvSlot> slots_;
+  std::vector<std::thread> workers_;
+  bool closed_ = false;
+
+  // Caller-thread state.
+  std::vector<Task> tasks_;
+  std::deque<std::shared_ptr<StateBatch>> pending_;  // sync mode
+  int in_flight_count_ = 0;
+  uint64_t ring_head_ = 0;
+
+  // Async mode ring, read by workers.
+  std::vector<std::shared_ptr<StateBatch>> ring_;
+  int ring_size_ = 0;
+  std::atomic<uint64_t> ring_alloc_{0};
+};
+
+}  // namespace envpool
+
+#endif  // ENVPOOL_CORE_POOL_H_

@@ -1,0 +1,554 @@
+// The Python binding: one generic pool type for every family.
+//
+// Specs drive everything: configs are validated against the family's
+// defaults, actions are checked and cast against the action specs, and a
+// finished batch becomes NumPy views (no copy) of the batch memory, grouped
+// into (obs, reward, terminated, truncated, discount, info, final).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cpp/core/env.h"
+#include "cpp/core/pool.h"
+#include "cpp/core/raw_ceiling.h"
+
+namespace py = pybind11;
+using envpool::ArraySpec;
+using envpool::Config;
+using envpool::ConfigValue;
+using envpool::DType;
+
+void RegisterClassicControlFamilies();
+#ifdef ENVPOOL_WITH_ATARI
+void RegisterAtariFamilies();
+#endif
+#ifdef ENVPOOL_WITH_MUJOCO
+void RegisterMujocoFamilies();
+#endif
+
+namespace {
+
+const envpool::Family& GetFamily(const std::string& name) {
+  const envpool::Family* f = envpool::FindFamily(name);
+  if (f == nullptr) throw py::value_error("unknown env family '" + name + "'");
+  return *f;
+}
+
+// The engine's config keys, shared by every family.
+Config EngineDefaults() {
+  return Config{{"num_envs", int64_t{1}},
+                {"batch_size", int64_t{0}},
+                {"num_threads", int64_t{0}},
+                {"thread_affinity_offset", int64_t{-1}},
+                {"seed", int64_t{42}},
+                {"max_episode_steps", int64_t{0}},
+                {"autoreset_mode", std::string("next_step")}};
+}
+
+Config AllDefaults(const envpool::Family& family) {
+  Config c = EngineDefaults();
+  for (const auto& [k, v] : family.defaults.entries()) c.Set(k, v);
+  return c;
+}
+
+py::object ToPython(const ConfigValue& v) {
+  return std::visit([](const auto& x) -> py::object { return py::cast(x); }, v);
+}
+
+bool IsPyBool(const py::handle& o) {
+  return py::isinstance<py::bool_>(o) || py::isinstance(o, py::module_::import("numpy").attr("bool_"));
+}
+
+bool IsPyInt(const py::handle& o) {
+  if (IsPyBool(o)) return false;
+  return py::isinstance<py::int_>(o) || py::isinstance(o, py::module_::import("numpy").attr("integer"));
+}
+
+bool IsPyNumber(const py::handle& o) {
+  return IsPyInt(o) || py::isinstance<py::float_>(o) ||
+         py::isinstance(o, py::module_::import("numpy").attr("floating"));
+}
+
+// Converts a user value to the type of the key's default, or TypeError.
+ConfigValue FromPython(const std::string& key, const ConfigValue& like, const py::handle& o) {
+  auto bad = [&](const char* want) {
+    return py::type_error("config '" + key + "' must be " + want + ", got " +
+                          std::string(py::str(py::type::of(o).attr("__name__"))) + " " +
+                          std::string(py::repr(o)));
+  };
+  if (std::holds_alternative<bool>(like)) {
+    if (!IsPyBool(o)) throw bad("a bool");
+    return o.cast<bool>();
+  }
+  if (std::holds_alternative<int64_t>(like)) {
+    if (!IsPyInt(o)) throw bad("an int");
+    py::int_ i(py::reinterpret_borrow<py::object>(o));
+    try {
+      return i.cast<int64_t>();
+    } catch (const py::cast_error&) {
+      throw py::value_error("config '" + key + "' is out of the int64 range: " + std::string(py::repr(o)));
+    }
+  }
+  if (std::holds_alternative<double>(like)) {
+    if (!IsPyNumber(o)) throw bad("a number");
+    return py::float_(py::reinterpret_borrow<py::object>(o)).cast<double>();
+  }
+  if (std::holds_alternative<std::string>(like)) {
+    if (!py::isinstance<py::str>(o)) throw bad("a str");
+    return o.cast<std::string>();
+  }
+  if (!py::isinstance<py::sequence>(o) || py::isinstance<py::str>(o)) throw bad("a sequence of numbers");
+  std::vector<double> out;
+  for (py::handle x : o.cast<py::sequence>()) {
+    if (!IsPyNumber(x)) throw bad("a sequence of numbers");
+    out.push_back(py::float_(py::reinterpret_borrow<py::object>(x)).cast<double>());
+  }
+  return out;
+}
+
+Config BuildConfig(const envpool::Family& family, const py::dict& user) {
+  Config c = AllDefaults(family);
+  for (auto [k, v] : user) {
+    std::string key = py::str(k);
+    if (!c.Has(key)) {
+      std::string known;
+      for (const auto& e : c.entries()) known += (known.empty() ? "" : ", ") + e.first;
+      throw py::type_error("unknown config key '" + key + "' for " + family.name + " (known: " + known + ")");
+    }
+    c.Set(key, FromPython(key, c.At(key), v));
+  }
+  return c;
+}
+
+envpool::PoolOptions ParseOptions(const Config& c) {
+  envpool::PoolOptions o;
+  int64_t num_envs = c.Get<int64_t>("num_envs");
+  int64_t batch = c.Get<int64_t>("batch_size");
+  int64_t threads = c.Get<int64_t>("num_threads");
+  int64_t seed = c.Get<int64_t>("seed");
+  int64_t max_steps = c.Get<int64_t>("max_episode_steps");
+  std::string mode = c.Get<std::string>("autoreset_mode");
+  if (num_envs < 1 || num_envs > (1 << 20))
+    throw py::value_error("num_envs must be in [1, 1048576], got " + std::to_string(num_envs));
+  if (batch < 0 || batch > num_envs)
+    throw py::value_error("batch_size must be in [0, num_envs=" + std::to_string(num_envs) + "] (0 = num_envs), got " +
+                          std::to_string(batch));
+  if (threads < 0 || threads > 1024)
+    throw py::value_error("num_threads must be in [0, 1024] (0 = automatic), got " + std::to_string(threads));
+  if (seed < 0 || seed > INT64_MAX - num_envs)
+    throw py::value_error("seed must be in [0, 2**63 - 1 - num_envs], got " + std::to_string(seed));
+  if (max_steps < 0) throw py::value_error("max_episode_steps must be >= 0 (0 = no limit)");
+  if (c.Get<int64_t>("thread_affinity_offset") < -1)
+    throw py::value_error("thread_affinity_offset must be >= -1 (-1 = no pinning)");
+  if (mode != "next_step" && mode != "same_step")
+    throw py::value_error("autoreset_mode must be 'next_step' or 'same_step', got '" + mode + "'");
+  o.num_envs = static_cast<int>(num_envs);
+  o.batch_size = static_cast<int>(batch);
+  o.num_threads = static_cast<int>(threads);
+  o.thread_affinity_offset = c.Get<int>("thread_affinity_offset");
+  o.seed = static_cast<uint64_t>(seed);
+  o.max_episode_steps = static_cast<int>(std::min<int64_t>(max_steps, INT32_MAX));
+  o.autoreset = mode == "same_step" ? envpool::AutoresetMode::kSameStep : envpool::AutoresetMode::kNextStep;
+  return o;
+}
+
+py::dtype ToNumpy(DType t) {
+  switch (t) {
+    case DType::kBool:
+      return py::dtype::of<bool>();
+    case DType::kUInt8:
+      return py::dtype::of<uint8_t>();
+    case DType::kInt32:
+      return py::dtype::of<int32_t>();
+    case DType::kInt64:
+      return py::dtype::of<int64_t>();
+    case DType::kFloat32:
+      return py::dtype::of<float>();
+    case DType::kFloat64:
+      return py::dtype::of<double>();
+  }
+  return py::dtype::of<double>();
+}
+
+py::tuple SpecTuple(const ArraySpec& a) {
+  return py::make_tuple(a.name, envpool::DTypeName(a.dtype), py::tuple(py::cast(a.shape)), a.low, a.high);
+}
+
+py::list SpecList(const std::vector<ArraySpec>& specs) {
+  py::list l;
+  for (const ArraySpec& a : specs) l.append(SpecTuple(a));
+  return l;
+}
+
+py::dict ConfigDict(const Config& c) {
+  py::dict d;
+  for (const auto& [k, v] : c.entries()) d[py::str(k)] = ToPython(v);
+  return d;
+}
+
+bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// Where each state key goes in the result tuple, computed once per pool.
+struct OutputKey {
+  int key;
+  py::str name;  // the key within obs / info / final (prefix stripped)
+  py::dtype dtype;
+  std::vector<py::ssize_t> shape;  // per env
+  std::vector<py::ssize_t> strides;
+};
+
+class PyPool {
+ public:
+  PyPool(const std::string& family_name, const py::dict& user_config) {
+    const envpool::Family& family = GetFamily(family_name);
+    config_ = BuildConfig(family, user_config);
+    envpool::PoolOptions opt = ParseOptions(config_);
+    {
+      py::gil_scoped_release release;
+      pool_ = std::make_unique<envpool::EnvPool>(family, config_, opt);
+    }
+    const auto& specs = pool_->layout().specs;
+    for (int k = 0; k < static_cast<int>(specs.size()); ++k) {
+      const ArraySpec& a = specs[k];
+      OutputKey o{k, py::str(""), ToNumpy(a.dtype), {}, {}};
+      for (int d : a.shape) o.shape.push_back(d);
+      py::ssize_t stride = static_cast<py::ssize_t>(envpool::DTypeSize(a.dtype));
+      o.strides.resize(o.shape.size());
+      for (int d = static_cast<int>(o.shape.size()) - 1; d >= 0; --d) {
+        o.strides[d] = stride;
+        stride *= o.shape[d];
+      }
+      std::string name = a.name;
+      if (StartsWith(name, "final:")) {
+        name = name.substr(6);
+        if (StartsWith(name, "obs")) {
+          o.name = py::str(name == "obs" ? "" : name.substr(4));
+          final_obs_.push_back(o);
+        } else {
+          o.name = py::str(name.substr(5));
+          final_info_.push_back(o);
+        }
+      } else if (StartsWith(name, "obs")) {
+        o.name = py::str(name == "obs" ? "" : name.substr(4));
+        obs_.push_back(o);
+      } else if (StartsWith(name, "info:")) {
+        o.name = py::str(name.substr(5));
+        info_.push_back(o);
+      }
+    }
+    const auto& actions = pool_->env_spec().action;
+    for (const ArraySpec& a : actions) {
+      action_names_.push_back(a.name == "action" ? "" : a.name.substr(7));
+      action_dtypes_.push_back(ToNumpy(a.dtype));
+      discrete_.push_back(a.dtype != DType::kFloat32 && a.dtype != DType::kFloat64 && a.shape.empty() &&
+                          std::isfinite(a.low[0]) && std::isfinite(a.high[0]));
+    }
+    for (int i = 0; i < opt.num_envs; ++i) all_ids_.push_back(i);
+    last_ids_ = all_ids_;
+  }
+
+  py::dict config() const { return ConfigDict(config_); }
+  py::list state_spec() const { return SpecList(pool_->layout().specs); }
+  py::list action_spec() const { return SpecList(pool_->env_spec().action); }
+  bool closed() const { return pool_->closed(); }
+  int in_flight() const { return pool_->in_flight(); }
+
+  void Send(const py::object& action, const py::object& env_id) {
+    CheckOpen();
+    std::vector<int> ids = EnvIds(env_id);
+    const int n = static_cast<int>(ids.size());
+    std::vector<py::array> arrays;  // keeps converted actions alive
+    std::vector<const char*> ptrs;
+    const auto& specs = pool_->env_spec().action;
+    if (specs.size() == 1 && action_names_[0].empty()) {
+      if (py::isinstance<py::dict>(action)) throw py::type_error("this env takes an array action, not a dict");
+      arrays.push_back(ConvertAction(0, action, n));
+    } else {
+      if (!py::isinstance<py::dict>(action))
+        throw py::type_error("this env takes a dict action with keys " + ActionKeyList());
+      py::dict d = action.cast<py::dict>();
+      if (d.size() != specs.size()) throw py::value_error("action dict must have exactly the keys " + ActionKeyList());
+      for (std::size_t k = 0; k < specs.size(); ++k) {
+        py::str key(action_names_[k]);
+        if (!d.contains(key)) throw py::value_error("action dict is missing key '" + action_names_[k] + "'");
+        arrays.push_back(ConvertAction(static_cast<int>(k), d[key], n));
+      }
+    }
+    for (const py::array& a : arrays) ptrs.push_back(static_cast<const char*>(a.data()));
+    pool_->Send(envpool::Task::kStep, ids.data(), n, ptrs.data(), nullptr);
+  }
+
+  py::tuple Recv() {
+    CheckOpen();
+    std::shared_ptr<envpool::StateBatch> batch;
+    {
+      py::gil_scoped_release release;
+      batch = pool_->Recv();
+    }
+    return Package(batch);
+  }
+
+  py::tuple Step(const py::object& action, const py::object& env_id) {
+    Send(action, env_id);
+    return Recv();
+  }
+
+  // Queue resets (optionally reseeding) without waiting.
+  void SendReset(const py::object& env_id, const py::object& seed) {
+    CheckOpen();
+    std::vector<int> ids = env_id.is_none() ? all_ids_ : ToIds(env_id);
+    std::vector<uint64_t> seeds;
+    if (!seed.is_none()) {
+      if (IsPyInt(seed)) {
+        int64_t s = CheckedSeed(seed);
+        if (s > INT64_MAX - pool_->options().num_envs)
+          throw py::value_error("seed must be in [0, 2**63 - 1 - num_envs]");
+        for (int id : ids) seeds.push_back(static_cast<uint64_t>(s) + id);
+      } else {
+        py::sequence seq = seed.cast<py::sequence>();
+        if (static_cast<std::size_t>(py::len(seq)) != ids.size())
+          throw py::value_error("seed list has " + std::to_string(py::len(seq)) + " entries for " +
+                                std::to_string(ids.size()) + " envs");
+        for (py::handle s : seq) seeds.push_back(static_cast<uint64_t>(CheckedSeed(s)));
+      }
+    }
+    pool_->Send(envpool::Task::kReset, ids.data(), static_cast<int>(ids.size()), nullptr,
+                seeds.empty() ? nullptr : seeds.data());
+  }
+
+  py::tuple Reset(const py::object& env_id, const py::object& seed) {
+    SendReset(env_id, seed);
+    return Recv();
+  }
+
+  void Close() {
+    if (pool_->closed()) return;
+    py::gil_scoped_release release;
+    pool_->Close();
+  }
+
+ private:
+  void CheckOpen() const {
+    if (pool_->closed()) throw std::runtime_error("this env pool is closed");
+  }
+
+  std::string ActionKeyList() const {
+    std::string s;
+    for (const std::string& k : action_names_) s += (s.empty() ? "'" : ", '") + k + "'";
+    return "{" + s + "}";
+  }
+
+  static int64_t CheckedSeed(const py::handle& s) {
+    if (!IsPyInt(s)) throw py::type_error("seed must be an int or a list of ints");
+    py::int_ i(py::reinterpret_borrow<py::object>(s));
+    if (i < py::int_(0) || i > py::int_(INT64_MAX)) throw py::value_error("seed must be in [0, 2**63 - 1]");
+    return i.cast<int64_t>();
+  }
+
+  std::vector<int> ToIds(const py::object& env_id) const {
+    std::vector<int> ids;
+    if (IsPyInt(env_id)) {
+      ids.push_back(CheckedId(env_id));
+      return ids;
+    }
+    py::array arr = py::array::ensure(env_id);
+    if (!arr || arr.ndim() != 1) throw py::type_error("env_id must be an int or a 1-D sequence of ints");
+    if (arr.size() == 0) throw py::value_error("env_id must name at least one env");
+    char kind = arr.dtype().kind();
+    if (kind != 'i' && kind != 'u') throw py::type_error("env_id must hold integers, got dtype " + std::string(py::str(arr.dtype())));
+    auto ints = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
+    const int64_t* p = ints.data();
+    for (py::ssize_t i = 0; i < ints.size(); ++i) ids.push_back(CheckedId(p[i]));
+    return ids;
+  }
+
+  int CheckedId(int64_t id) const {
+    if (id < 0 || id >= pool_->options().num_envs)
+      throw py::value_error("env_id " + std::to_string(id) + " is out of range [0, " +
+                            std::to_string(pool_->options().num_envs) + ")");
+    return static_cast<int>(id);
+  }
+  int CheckedId(const py::handle& id) const {
+    try {
+      return CheckedId(py::int_(py::reinterpret_borrow<py::object>(id)).cast<int64_t>());
+    } catch (const py::cast_error&) {
+      throw py::value_error("env_id " + std::string(py::repr(id)) + " is out of range");
+    }
+  }
+
+  std::vector<int> EnvIds(const py::object& env_id) const {
+    if (!env_id.is_none()) return ToIds(env_id);
+    return pool_->sync() ? all_ids_ : last_ids_;
+  }
+
+  // Checks the shape, dtype and (for discrete actions) range of one action
+  // key; casts safely to the spec dtype without copying when it matches.
+  py::array ConvertAction(int k, const py::object& obj, int n) const {
+    const ArraySpec& spec = pool_->env_spec().action[k];
+    const std::string label = action_names_[k].empty() ? "action" : "action['" + action_names_[k] + "']";
+    py::array arr = py::array::ensure(obj);
+    if (!arr) throw py::type_error(label + " must be array-like");
+    char kind = arr.dtype().kind();
+    bool is_float = spec.dtype == DType::kFloat32 || spec.dtype == DType::kFloat64;
+    bool ok = kind == 'i' || kind == 'u' || (is_float && kind == 'f');
+    if (!ok)
+      throw py::type_error(label + " has dtype " + std::string(py::str(arr.dtype())) + ", which cannot be cast to " +
+                           envpool::DTypeName(spec.dtype));
+    if (arr.ndim() != static_cast<py::ssize_t>(spec.shape.size()) + 1 || arr.shape(0) != n) {
+      throw py::value_error(label + " has shape " + std::string(py::str(py::tuple(py::cast(std::vector<py::ssize_t>(
+                                                        arr.shape(), arr.shape() + arr.ndim()))))) +
+                            ", expected " + ExpectedShape(spec, n));
+    }
+    for (std::size_t d = 0; d < spec.shape.size(); ++d)
+      if (arr.shape(d + 1) != spec.shape[d]) throw py::value_error(label + " has the wrong shape, expected " + ExpectedShape(spec, n));
+    py::array out = arr.dtype().is(action_dtypes_[k]) && (arr.flags() & py::array::c_style)
+                        ? arr
+                        : py::array(arr.attr("astype")(action_dtypes_[k], py::arg("order") = "C"));
+    if (discrete_[k]) CheckRange(spec, out, label);
+    return out;
+  }
+
+  static std::string ExpectedShape(const ArraySpec& spec, int n) {
+    std::string s = "(" + std::to_string(n);
+    for (int d : spec.shape) s += ", " + std::to_string(d);
+    return s + (spec.shape.empty() ? ",)" : ")");
+  }
+
+  void CheckRange(const ArraySpec& spec, const py::array& a, const std::string& label) const {
+    const auto lo = static_cast<int64_t>(spec.low[0]), hi = static_cast<int64_t>(spec.high[0]);
+    auto check = [&](auto* p) {
+      for (py::ssize_t i = 0; i < a.size(); ++i) {
+        auto v = static_cast<int64_t>(p[i]);
+        if (v < lo || v > hi)
+          throw py::value_error(label + " " + std::to_string(v) + " (row " + std::to_string(i) +
+                                ") is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      }
+    };
+    if (spec.dtype == DType::kInt32)
+      check(static_cast<const int32_t*>(a.data()));
+    else if (spec.dtype == DType::kInt64)
+      check(static_cast<const int64_t*>(a.data()));
+    else if (spec.dtype == DType::kUInt8)
+      check(static_cast<const uint8_t*>(a.data()));
+  }
+
+  py::array View(const OutputKey& o, const envpool::StateBatch& b, int rows, const py::capsule& base) const {
+    std::vector<py::ssize_t> shape{rows}, strides{static_cast<py::ssize_t>(b.row_bytes[o.key])};
+    shape.insert(shape.end(), o.shape.begin(), o.shape.end());
+    strides.insert(strides.end(), o.strides.begin(), o.strides.end());
+    return py::array(o.dtype, std::move(shape), std::move(strides), b.key_base[o.key], base);
+  }
+
+  py::object Group(const std::vector<OutputKey>& keys, const envpool::StateBatch& b, int rows,
+                   const py::capsule& base) const {
+    if (keys.size() == 1 && std::string(keys[0].name).empty()) return View(keys[0], b, rows, base);
+    py::dict d;
+    for (const OutputKey& o : keys) d[o.name] = View(o, b, rows, base);
+    return d;
+  }
+
+  py::tuple Package(const std::shared_ptr<envpool::StateBatch>& batch) {
+    const int rows = batch->done.target();
+    // One owner for every view of this batch.
+    py::capsule base(new std::shared_ptr<char>(batch->memory),
+                     [](void* p) { delete static_cast<std::shared_ptr<char>*>(p); });
+    const envpool::StateBatch& b = *batch;
+    const int32_t* ids = reinterpret_cast<const int32_t*>(b.key_base[envpool::kEnvId]);
+    last_ids_.assign(ids, ids + rows);
+    py::dict info;
+    for (const OutputKey& o : info_) info[o.name] = View(o, b, rows, base);
+    py::object final = py::none();
+    if (!final_obs_.empty()) {
+      py::dict final_info;
+      for (const OutputKey& o : final_info_) final_info[o.name] = View(o, b, rows, base);
+      final = py::make_tuple(Group(final_obs_, b, rows, base), final_info);
+    }
+    return py::make_tuple(Group(obs_, b, rows, base), View(Common(envpool::kReward), b, rows, base),
+                          View(Common(envpool::kTerminated), b, rows, base),
+                          View(Common(envpool::kTruncated), b, rows, base),
+                          View(Common(envpool::kDiscount), b, rows, base), info, final);
+  }
+
+  const OutputKey& Common(int key) {
+    if (common_.empty()) {
+      for (int k = 0; k < envpool::kNumCommonKeys; ++k) {
+        const ArraySpec& a = pool_->layout().specs[k];
+        common_.push_back(OutputKey{k, py::str(a.name), ToNumpy(a.dtype), {}, {}});
+      }
+    }
+    return common_[key];
+  }
+
+  Config config_;
+  std::unique_ptr<envpool::EnvPool> pool_;
+  std::vector<OutputKey> obs_, info_, final_obs_, final_info_, common_;
+  std::vector<std::string> action_names_;
+  std::vector<py::dtype> action_dtypes_;
+  std::vector<bool> discrete_;
+  std::vector<int> all_ids_, last_ids_;
+};
+
+py::tuple MakeSpec(const std::string& family_name, const py::dict& user_config) {
+  const envpool::Family& family = GetFamily(family_name);
+  Config c = BuildConfig(family, user_config);
+  envpool::PoolOptions opt = ParseOptions(c);
+  envpool::EnvSpec spec = family.make_spec(c);
+  std::vector<ArraySpec> state = envpool::CommonStateSpecs();
+  state.insert(state.end(), spec.state.begin(), spec.state.end());
+  (void)opt;
+  return py::make_tuple(ConfigDict(c), SpecList(state), SpecList(spec.action));
+}
+
+double RawCeiling(const std::string& family_name, const py::dict& user_config, int num_threads,
+                  double seconds) {
+  const envpool::Family& family = GetFamily(family_name);
+  if (!family.make_raw_stepper) throw py::value_error("family '" + family_name + "' has no raw ceiling");
+  if (num_threads < 1) throw py::value_error("num_threads must be >= 1");
+  Config c = BuildConfig(family, user_config);
+  py::gil_scoped_release release;
+  return envpool::RawCeiling(family, c, num_threads, seconds, static_cast<uint64_t>(c.Get<int64_t>("seed")));
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_envpool, m) {
+  m.doc() = "envpool's C++ engine";
+  RegisterClassicControlFamilies();
+#ifdef ENVPOOL_WITH_ATARI
+  RegisterAtariFamilies();
+#endif
+#ifdef ENVPOOL_WITH_MUJOCO
+  RegisterMujocoFamilies();
+#endif
+
+  m.def("families", [] {
+    std::vector<std::string> names;
+    for (const envpool::Family& f : envpool::Families()) names.push_back(f.name);
+    return names;
+  });
+  m.def("family_defaults", [](const std::string& name) { return ConfigDict(AllDefaults(GetFamily(name))); });
+  m.def("make_spec", &MakeSpec, py::arg("family"), py::arg("config"),
+        "(config, state_spec, action_spec) of a family under a config, without making envs");
+  m.def("raw_ceiling", &RawCeiling, py::arg("family"), py::arg("config"), py::arg("num_threads"),
+        py::arg("seconds"), "Steps/s of the bare emulator/simulator, one env per thread, no engine");
+
+  py::class_<PyPool>(m, "Pool")
+      .def(py::init<const std::string&, const py::dict&>(), py::arg("family"), py::arg("config"))
+      .def_property_readonly("config", &PyPool::config)
+      .def_property_readonly("state_spec", &PyPool::state_spec)
+      .def_property_readonly("action_spec", &PyPool::action_spec)
+      .def_property_readonly("closed", &PyPool::closed)
+      .def_property_readonly("in_flight", &PyPool::in_flight)
+      .def("send", &PyPool::Send, py::arg("action"), py::arg("env_id") = py::none())
+      .def("recv", &PyPool::Recv)
+      .def("step", &PyPool::Step, py::arg("action"), py::arg("env_id") = py::none())
+      .def("send_reset", &PyPool::SendReset, py::arg("env_id") = py::none(), py::arg("seed") = py::none())
+      .def("reset", &PyPool::Reset, py::arg("env_id") = py::none(), py::arg("seed") = py::none())
+      .def("close", &PyPool::Close);
+}

@@ -1,0 +1,74 @@
+"""envpool: batched RL environments stepped by a C++ thread pool.
+
+>>> import envpool
+>>> envs = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=8)
+>>> obs, info = envs.reset()
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from envpool import _envpool
+from envpool._spec import EnvSpec
+from envpool._pool import make_pool_spec
+from envpool.registration import list_all_envs, register
+
+__version__ = "0.1.0"
+
+# Each family's task table is loaded only when the family was compiled in.
+_TASK_MODULES = {"CartPole": "classic_control", "Atari": "atari", "Ant-v4": "mujoco", "Mujoco": "mujoco"}
+for _module in sorted({m for f, m in _TASK_MODULES.items() if f in _envpool.families()}):
+    importlib.import_module(f"envpool.tasks.{_module}")
+
+_ENV_TYPES = ("gymnasium", "gym", "dm")
+
+
+def make(task_id: str, env_type: str, **config: Any) -> Any:
+    """Make a pool of ``num_envs`` envs of ``task_id``.
+
+    Args:
+        task_id: a registered id, e.g. ``"CartPole-v1"``, ``"Pong-v5"``.
+        env_type: ``"gymnasium"`` (a gymnasium VectorEnv), ``"gym"`` (EnvPool's
+            classic interface) or ``"dm"`` (batched dm_env TimeSteps).
+        **config: engine options (num_envs, batch_size, num_threads,
+            thread_affinity_offset, seed, max_episode_steps, autoreset_mode)
+            and the task's own options.
+    """
+    if env_type == "gymnasium":
+        return make_gymnasium(task_id, **config)
+    if env_type == "gym":
+        return make_gym(task_id, **config)
+    if env_type in ("dm", "dm_env"):
+        return make_dm(task_id, **config)
+    raise ValueError(f"env_type must be one of {_ENV_TYPES}, got {env_type!r}")
+
+
+def make_gymnasium(task_id: str, **config: Any) -> Any:
+    """A :class:`gymnasium.vector.VectorEnv` pool (see :func:`make`)."""
+    from envpool.gymnasium_env import GymnasiumEnvPool
+
+    return GymnasiumEnvPool(task_id, **config)
+
+
+def make_gym(task_id: str, **config: Any) -> Any:
+    """A pool with EnvPool's classic gym interface (see :func:`make`)."""
+    from envpool.gym_env import GymEnvPool
+
+    return GymEnvPool(task_id, **config)
+
+
+def make_dm(task_id: str, **config: Any) -> Any:
+    """A pool with the dm_env interface (see :func:`make`)."""
+    from envpool.dm_env_pool import DmEnvPool
+
+    return DmEnvPool(task_id, **config)
+
+
+def make_spec(task_id: str, **config: Any) -> EnvSpec:
+    """The config and spaces a pool would have, without making any env."""
+    return make_pool_spec(task_id, config)
+
+
+__all__ = ["make", "make_gymnasium", "make_gym", "make_dm", "make_spec", "list_all_envs", "register", "EnvSpec"]

@@ -1,0 +1,81 @@
+"""The dm_env interface: batched ``dm_env.TimeStep``s."""
+
+from __future__ import annotations
+
+import collections
+from typing import Any
+
+import dm_env
+import numpy as np
+from dm_env import specs as dm_specs
+
+from envpool._pool import PoolBase
+from envpool._spec import ArraySpecTuple, is_discrete
+
+
+def _dm_spec(spec: ArraySpecTuple, name: str) -> dm_specs.Array:
+    _, dtype_name, shape, low, high = spec
+    dtype = np.dtype(dtype_name)
+    if is_discrete(spec):
+        return dm_specs.DiscreteArray(int(high[0] - low[0] + 1), dtype=dtype, name=name)
+    lo, hi = np.asarray(low, np.float64), np.asarray(high, np.float64)
+    if np.all(np.isfinite(lo)) and np.all(np.isfinite(hi)):
+        lo = np.broadcast_to(lo, shape) if lo.size == 1 else lo.reshape(shape)
+        hi = np.broadcast_to(hi, shape) if hi.size == 1 else hi.reshape(shape)
+        return dm_specs.BoundedArray(shape, dtype, lo.astype(dtype), hi.astype(dtype), name=name)
+    return dm_specs.Array(shape, dtype, name=name)
+
+
+class DmEnvPool(PoolBase, dm_env.Environment):
+    """A batch of envs behind dm_env's API; every TimeStep field is batched.
+
+    The observation is a namedtuple of the observation keys and the info
+    keys (env_id, elapsed_step, the env's own). step_type is FIRST after a
+    reset, LAST when an episode ends; discount is 0 on termination and 1 on
+    truncation.
+    """
+
+    def __init__(self, task_id: str, **config: Any) -> None:
+        PoolBase.__init__(self, task_id, **config)
+        obs = [s for s in self.spec.state_spec if s[0] == "obs" or s[0].startswith("obs:")]
+        info = [s for s in self.spec.state_spec if s[0].startswith("info:")]
+        self._fields = [("obs" if s[0] == "obs" else s[0][4:]) for s in obs] + [s[0][5:] for s in info]
+        self._specs = obs + info
+        self._obs_keys = [s[0] for s in obs]
+        self.State = collections.namedtuple("State", self._fields)  # type: ignore[misc]
+        self.num_envs = self._num_envs
+
+    def observation_spec(self) -> Any:
+        """Single-env specs of every observation field."""
+        return self.State(*(_dm_spec(s, f) for s, f in zip(self._specs, self._fields)))
+
+    def action_spec(self) -> Any:
+        """Single-env action spec (a dict for multi-key actions)."""
+        specs = self.spec.action_spec
+        if len(specs) == 1 and specs[0][0] == "action":
+            return _dm_spec(specs[0], "action")
+        return {s[0][7:]: _dm_spec(s, s[0][7:]) for s in specs}
+
+    def reset(self, env_id: Any = None, seed: int | list[int] | None = None) -> dm_env.TimeStep:
+        """Reset envs (all by default); reseeds when given a seed."""
+        return self._package(self._pool.reset(env_id, seed))
+
+    def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
+        """Step the given envs (default: all in sync mode, the last batch in async)."""
+        return self._package(self._pool.step(action, env_id))
+
+    def recv(self) -> dm_env.TimeStep:
+        """Wait for the next batch of results."""
+        return self._package(self._pool.recv())
+
+    def _package(self, result: tuple) -> dm_env.TimeStep:
+        obs, reward, terminated, truncated, discount, info, _ = result
+        elapsed = info["elapsed_step"]
+        step_type = np.where(elapsed == 0, dm_env.StepType.FIRST, dm_env.StepType.MID)
+        step_type = np.where(terminated | truncated, dm_env.StepType.LAST, step_type).astype(np.int32)
+        if isinstance(obs, dict):
+            values = [obs[k[4:]] for k in self._obs_keys]
+        else:
+            values = [obs]
+        values += [info[f] for f in self._fields[len(self._obs_keys) :]]
+        return dm_env.TimeStep(step_type, reward, discount, self.State(*values))

@@ -1,0 +1,1 @@
+"""Task tables, one module per env family."""
