@@ -1,0 +1,25 @@
+// Registers the MuJoCo families (one per task and version, e.g. "Ant-v4",
+// "Ant-v5") from the task table in cpp/mujoco/mujoco_env.h.
+#include <memory>
+
+#include "cpp/core/env.h"
+#include "cpp/mujoco/mujoco_env.h"
+
+void RegisterMujocoFamilies() {
+  namespace mj = envpool::mujoco;
+  mj::CheckMujocoVersion();
+  for (const mj::TaskDef& def : mj::TaskDefs()) {
+    const mj::TaskDef* d = &def;  // the table lives for the process
+    envpool::RegisterFamily(envpool::Family{
+        def.name,
+        def.defaults,
+        [d](const envpool::Config& c) { return mj::MakeSpec(*d, c); },
+        [d](const envpool::Config& c, int env_id) {
+          return mj::MakeEnv(*d, c, env_id);
+        },
+        [d](const envpool::Config& c, uint64_t seed) {
+          return mj::MakeRawStepper(*d, c, seed);
+        },
+    });
+  }
+}
