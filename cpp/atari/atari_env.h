@@ -1,0 +1,481 @@
+// The Atari family: ALE games with the standard DQN-style preprocessing.
+//
+// Per agent step: the action is repeated frame_skip times (rewards summed),
+// the last two frames are max-pooled, converted to grayscale or RGB through
+// ALE's palette, resized (cv2-exact INTER_AREA or INTER_LINEAR) and pushed
+// onto a frame stack. The observation is (stack_num * C, H, W) uint8, oldest
+// frame first. Semantics follow gymnasium's AtariPreprocessing +
+// FrameStackObservation (bit for bit with noop_max=0, use_fire_reset=False),
+// plus EnvPool's options (noop/fire reset, episodic life, reward clipping).
+//
+// Config keys (defaults in DefaultConfig()):
+//   task          ALE game id, e.g. "pong", "montezuma_revenge".
+//   rom_dir       directory holding <task>.bin (filled in by envpool.tasks.atari
+//                 from ale_py.roms); rom_path, when non-empty, overrides it.
+//   mode, difficulty   game mode / difficulty; -1 keeps the game's default.
+//   noop_max      on a reset, 1..noop_max no-ops (uniform, env RNG); 0 = none.
+//                 With a fire reset the FIRE replaces the last no-op.
+//   use_fire_reset    press FIRE after the no-ops if the action set has FIRE.
+//   episodic_life a life loss ends the episode (terminated) but the next
+//                 reset continues the same game (no ALE reset) unless the game
+//                 is over; zero_discount_on_life_loss sets discount 0 on a
+//                 life loss. info:terminated always reports the real game over.
+//   reward_clip   reward = sign(reward); info:reward keeps the raw sum.
+//   repeat_action_probability   ALE sticky actions (seeded by Seed()).
+#ifndef ENVPOOL_ATARI_ATARI_ENV_H_
+#define ENVPOOL_ATARI_ATARI_ENV_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ale/ale_interface.hpp"
+#include "cpp/atari/resize.h"
+#include "cpp/core/env.h"
+#include "cpp/core/spec.h"
+
+namespace envpool::atari {
+
+inline Config DefaultConfig() {
+  return Config{
+      {"task", std::string("pong")},
+      {"rom_dir", std::string("")},
+      {"rom_path", std::string("")},
+      {"stack_num", int64_t{4}},
+      {"frame_skip", int64_t{4}},
+      {"noop_max", int64_t{30}},
+      {"episodic_life", false},
+      {"zero_discount_on_life_loss", false},
+      {"reward_clip", false},
+      {"use_fire_reset", true},
+      {"img_height", int64_t{84}},
+      {"img_width", int64_t{84}},
+      {"gray_scale", true},
+      {"full_action_space", false},
+      {"repeat_action_probability", 0.0},
+      {"use_inter_area_resize", true},
+      {"max_episode_steps", int64_t{27000}},
+      {"mode", int64_t{-1}},
+      {"difficulty", int64_t{-1}},
+  };
+}
+
+// Quiet ALE once per process (loadROM prints a banner otherwise).
+inline void QuietAle() {
+  static std::once_flag flag;
+  std::call_once(flag, [] { ale::Logger::setMode(ale::Logger::Error); });
+}
+
+// The validated options of one Atari task.
+struct Options {
+  std::string task;
+  std::string rom;  // resolved ROM file
+  int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty;
+  bool episodic_life, zero_discount_on_life_loss, reward_clip, use_fire_reset,
+      gray_scale, full_action_space, use_inter_area_resize;
+  double repeat_action_probability;
+
+  int channels() const { return gray_scale ? 1 : 3; }
+};
+
+inline Options ParseOptions(const Config& c) {
+  Options o;
+  auto get_int = [&](const char* key, int lo) {
+    int v = c.Get<int>(key);
+    if (v < lo) {
+      throw std::invalid_argument("Atari: " + std::string(key) + " must be >= " +
+                                  std::to_string(lo) + ", got " +
+                                  std::to_string(v));
+    }
+    return v;
+  };
+  o.task = c.Get<std::string>("task");
+  o.stack_num = get_int("stack_num", 1);
+  o.frame_skip = get_int("frame_skip", 1);
+  o.noop_max = get_int("noop_max", 0);
+  o.img_height = get_int("img_height", 1);
+  o.img_width = get_int("img_width", 1);
+  o.mode = get_int("mode", -1);
+  o.difficulty = get_int("difficulty", -1);
+  o.episodic_life = c.Get<bool>("episodic_life");
+  o.zero_discount_on_life_loss = c.Get<bool>("zero_discount_on_life_loss");
+  o.reward_clip = c.Get<bool>("reward_clip");
+  o.use_fire_reset = c.Get<bool>("use_fire_reset");
+  o.gray_scale = c.Get<bool>("gray_scale");
+  o.full_action_space = c.Get<bool>("full_action_space");
+  o.use_inter_area_resize = c.Get<bool>("use_inter_area_resize");
+  o.repeat_action_probability = c.Get<double>("repeat_action_probability");
+  if (!(o.repeat_action_probability >= 0.0 &&
+        o.repeat_action_probability <= 1.0)) {
+    throw std::invalid_argument(
+        "Atari: repeat_action_probability must be in [0, 1], got " +
+        std::to_string(o.repeat_action_probability));
+  }
+  std::string rom_path = c.Has("rom_path") ? c.Get<std::string>("rom_path") : "";
+  std::string rom_dir = c.Has("rom_dir") ? c.Get<std::string>("rom_dir") : "";
+  if (rom_path.empty()) {
+    if (o.task.empty()) throw std::invalid_argument("Atari: task is empty");
+    if (rom_dir.empty()) {
+      throw std::invalid_argument(
+          "Atari: no ROM directory given for task '" + o.task +
+          "' (set rom_dir, or rom_path; envpool.tasks.atari fills rom_dir "
+          "from ale_py.roms)");
+    }
+    rom_path = (std::filesystem::path(rom_dir) / (o.task + ".bin")).string();
+    if (!std::filesystem::is_regular_file(rom_path)) {
+      throw std::invalid_argument("Atari: unknown game '" + o.task +
+                                  "': no ROM " + rom_path);
+    }
+  } else if (!std::filesystem::is_regular_file(rom_path)) {
+    throw std::invalid_argument("Atari: ROM file not found: " + rom_path);
+  }
+  o.rom = rom_path;
+  return o;
+}
+
+// What a ROM offers, probed once per ROM file and cached.
+struct RomInfo {
+  ale::ActionVect minimal, legal;
+  std::vector<int> modes, difficulties;
+  int default_mode = 0, default_difficulty = 0;
+};
+
+inline const RomInfo& ProbeRom(const std::string& rom) {
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<RomInfo>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(rom);
+  if (it != cache.end()) return *it->second;
+  QuietAle();
+  // loadROM exits the process on an unsupported ROM: check it first.
+  if (!ale::ALEInterface::isSupportedROM(rom).has_value()) {
+    throw std::invalid_argument("Atari: " + rom +
+                                " is not a ROM supported by ALE");
+  }
+  ale::ALEInterface ale;
+  ale.loadROM(rom);
+  auto info = std::make_unique<RomInfo>();
+  info->minimal = ale.getMinimalActionSet();
+  info->legal = ale.getLegalActionSet();
+  for (auto m : ale.getAvailableModes()) info->modes.push_back(static_cast<int>(m));
+  for (auto d : ale.getAvailableDifficulties()) {
+    info->difficulties.push_back(static_cast<int>(d));
+  }
+  info->default_mode = static_cast<int>(ale.getMode());
+  info->default_difficulty = static_cast<int>(ale.getDifficulty());
+  const RomInfo& ref = *info;
+  cache.emplace(rom, std::move(info));
+  return ref;
+}
+
+inline std::string JoinInts(const std::vector<int>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(v[i]);
+  }
+  return s;
+}
+
+// Full validation of a config: options plus the ROM's modes/difficulties.
+inline Options CheckedOptions(const Config& c) {
+  Options o = ParseOptions(c);
+  const RomInfo& info = ProbeRom(o.rom);
+  if (o.mode != -1 &&
+      std::find(info.modes.begin(), info.modes.end(), o.mode) == info.modes.end()) {
+    throw std::invalid_argument("Atari: mode " + std::to_string(o.mode) +
+                                " is not available for '" + o.task +
+                                "' (available: " + JoinInts(info.modes) + ")");
+  }
+  if (o.difficulty != -1 &&
+      std::find(info.difficulties.begin(), info.difficulties.end(),
+                o.difficulty) == info.difficulties.end()) {
+    throw std::invalid_argument(
+        "Atari: difficulty " + std::to_string(o.difficulty) +
+        " is not available for '" + o.task +
+        "' (available: " + JoinInts(info.difficulties) + ")");
+  }
+  return o;
+}
+
+inline const ale::ActionVect& ActionSet(const Options& o) {
+  const RomInfo& info = ProbeRom(o.rom);
+  return o.full_action_space ? info.legal : info.minimal;
+}
+
+// State keys, in this order.
+enum StateKey : int { kObs = 0, kLives, kReward, kTerminated };
+
+inline EnvSpec MakeSpec(const Config& c) {
+  Options o = CheckedOptions(c);
+  const int n = static_cast<int>(ActionSet(o).size());
+  EnvSpec spec;
+  spec.state = {
+      Spec<uint8_t>("obs", {o.stack_num * o.channels(), o.img_height, o.img_width},
+                    {0.0}, {255.0}),
+      Spec<int32_t>("info:lives", {}),
+      Spec<double>("info:reward", {}),
+      Spec<bool>("info:terminated", {}),
+  };
+  spec.action = {Spec<int32_t>("action", {}, {0.0}, {static_cast<double>(n - 1)})};
+  return spec;
+}
+
+// ALE's random_seed is an int: fold the 64-bit seed into [0, 2^31).
+inline int AleSeed(uint64_t seed) {
+  uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<int>(z & 0x7fffffffULL);
+}
+
+// Creates an ALE for the task seeded with `seed` (loads the ROM, applies
+// sticky actions, mode and difficulty).
+inline void LoadAle(ale::ALEInterface* ale, const Options& o, uint64_t seed) {
+  ale->setInt("random_seed", AleSeed(seed));
+  ale->setFloat("repeat_action_probability",
+                static_cast<float>(o.repeat_action_probability));
+  ale->loadROM(o.rom);
+  if (o.mode != -1) ale->setMode(static_cast<ale::game_mode_t>(o.mode));
+  if (o.difficulty != -1) {
+    ale->setDifficulty(static_cast<ale::difficulty_t>(o.difficulty));
+  }
+  // Mode and difficulty take effect at the next reset_game().
+}
+
+class AtariEnv : public Env {
+ public:
+  explicit AtariEnv(const Config& c) : AtariEnv(CheckedOptions(c)) {}
+
+  explicit AtariEnv(Options o)
+      : opt_(std::move(o)), ale_(std::make_unique<ale::ALEInterface>()) {
+    QuietAle();
+    action_set_ = ActionSet(opt_);
+    if (opt_.use_fire_reset) {
+      fire_reset_ = std::find(action_set_.begin(), action_set_.end(),
+                              ale::PLAYER_A_FIRE) != action_set_.end();
+    }
+    LoadAle(ale_.get(), opt_, 0);
+    fresh_seed_ = 0;
+    raw_h_ = static_cast<int>(ale_->getScreen().height());
+    raw_w_ = static_cast<int>(ale_->getScreen().width());
+    raw_size_ = static_cast<std::size_t>(raw_h_) * raw_w_;
+    BuildPalette();
+    const int c = opt_.channels();
+    for (auto& b : raw_) b.assign(raw_size_ * c, 0);
+    resizer_ = Resizer(raw_h_, raw_w_, opt_.img_height, opt_.img_width,
+                       opt_.use_inter_area_resize ? Interp::kArea
+                                                  : Interp::kLinear);
+    plane_ = static_cast<std::size_t>(opt_.img_height) * opt_.img_width;
+    frame_ = plane_ * c;
+    stack_.assign(frame_ * opt_.stack_num, 0);
+    noop_dist_ = std::uniform_int_distribution<int>(1, std::max(1, opt_.noop_max));
+  }
+
+  void Seed(uint64_t seed) override {
+    rng_.seed(seed);
+    // Reload the ROM so ALE picks up the new random_seed (it is read at
+    // loadROM), unless the ALE is untouched since a load with this seed.
+    if (fresh_seed_ != seed) LoadAle(ale_.get(), opt_, seed);
+    fresh_seed_ = seed;
+    continue_game_ = false;
+  }
+
+  void Reset(const StateRow& out) override {
+    fresh_seed_.reset();
+    bool full = !continue_game_ || ale_->game_over(false);
+    continue_game_ = false;
+    if (full) ale_->reset_game();
+    int noops = opt_.noop_max > 0 ? noop_dist_(rng_) : 0;
+    if (fire_reset_ && noops > 0) --noops;
+    for (int i = 0; i < noops; ++i) {
+      ale_->act(ale::PLAYER_A_NOOP);
+      if (ale_->game_over(false)) {
+        ale_->reset_game();
+        full = true;
+      }
+    }
+    if (fire_reset_) {
+      ale_->act(ale::PLAYER_A_FIRE);
+      if (ale_->game_over(false)) {
+        ale_->reset_game();
+        full = true;
+      }
+    }
+    Capture(raw_[0].data());
+    std::fill(raw_[1].begin(), raw_[1].end(), 0);
+    PushFrame(full);
+    lives_ = ale_->lives();
+    WriteOut(out, 0.0, false);
+  }
+
+  StepResult Step(const ActionRow& action, const StateRow& out) override {
+    const int32_t a = action.In<int32_t>(0)[0];
+    if (a < 0 || a >= static_cast<int32_t>(action_set_.size())) {
+      throw std::out_of_range("Atari: action " + std::to_string(a) +
+                              " is out of range [0, " +
+                              std::to_string(action_set_.size()) + ")");
+    }
+    const ale::Action act = action_set_[a];
+    double reward = 0.0;
+    bool game_over = false;
+    const int fs = opt_.frame_skip;
+    for (int t = 0; t < fs; ++t) {
+      reward += ale_->act(act);
+      if (ale_->game_over(false)) {
+        // As gymnasium's AtariPreprocessing: stop, keep the pooled buffers.
+        game_over = true;
+        break;
+      }
+      if (t == fs - 2) {
+        Capture(raw_[1].data());
+      } else if (t == fs - 1) {
+        Capture(raw_[0].data());
+      }
+    }
+    if (fs > 1) {
+      uint8_t* p0 = raw_[0].data();
+      const uint8_t* p1 = raw_[1].data();
+      const std::size_t n = raw_[0].size();
+      for (std::size_t i = 0; i < n; ++i) p0[i] = std::max(p0[i], p1[i]);
+    }
+    PushFrame(false);
+    const int lives = ale_->lives();
+    const bool life_lost = lives < lives_;
+    lives_ = lives;
+    StepResult r;
+    r.terminated = game_over || (opt_.episodic_life && life_lost);
+    continue_game_ = opt_.episodic_life && life_lost && !game_over;
+    if (opt_.zero_discount_on_life_loss && life_lost) r.discount = 0.0f;
+    r.reward = opt_.reward_clip
+                   ? static_cast<double>((reward > 0) - (reward < 0))
+                   : reward;
+    WriteOut(out, reward, game_over);
+    return r;
+  }
+
+  const Options& options() const { return opt_; }
+
+ private:
+  void BuildPalette() {
+    // Per-index lookup tables through ALE's own palette conversion.
+    std::vector<uint8_t> idx(256);
+    for (int i = 0; i < 256; ++i) idx[i] = static_cast<uint8_t>(i);
+    auto& palette = ale_->theOSystem->colourPalette();
+    palette.applyPaletteGrayscale(gray_lut_, idx.data(), 256);
+    std::vector<unsigned char> rgb;
+    palette.applyPaletteRGB(rgb, idx.data(), 256);
+    for (int i = 0; i < 256; ++i) {
+      for (int ch = 0; ch < 3; ++ch) rgb_lut_[ch][i] = rgb[3 * i + ch];
+    }
+  }
+
+  // The current screen, as planes (gray, or R, G, B) into dst.
+  void Capture(uint8_t* dst) {
+    const uint8_t* src = ale_->getScreen().getArray();
+    if (opt_.gray_scale) {
+      const uint8_t* lut = gray_lut_.data();
+      for (std::size_t i = 0; i < raw_size_; ++i) dst[i] = lut[src[i]];
+    } else {
+      for (int ch = 0; ch < 3; ++ch) {
+        const uint8_t* lut = rgb_lut_[ch];
+        uint8_t* d = dst + ch * raw_size_;
+        for (std::size_t i = 0; i < raw_size_; ++i) d[i] = lut[src[i]];
+      }
+    }
+  }
+
+  // Resizes raw_[0] into the stack's next slot (or into every slot).
+  void PushFrame(bool fill_all) {
+    uint8_t* slot = stack_.data() + frame_ * head_;
+    for (int ch = 0; ch < opt_.channels(); ++ch) {
+      resizer_.Run(raw_[0].data() + ch * raw_size_, slot + ch * plane_);
+    }
+    head_ = (head_ + 1) % opt_.stack_num;  // head_ is now the oldest slot
+    if (fill_all) {
+      for (int i = 0; i < opt_.stack_num; ++i) {
+        uint8_t* s = stack_.data() + frame_ * i;
+        if (s != slot) std::memcpy(s, slot, frame_);
+      }
+    }
+  }
+
+  void WriteOut(const StateRow& out, double raw_reward, bool game_over) {
+    uint8_t* obs = out.Out<uint8_t>(kObs);
+    const std::size_t first = frame_ * head_;  // oldest .. end of buffer
+    std::memcpy(obs, stack_.data() + first, stack_.size() - first);
+    std::memcpy(obs + (stack_.size() - first), stack_.data(), first);
+    out.Out<int32_t>(kLives)[0] = lives_;
+    out.Out<double>(kReward)[0] = raw_reward;
+    out.Out<bool>(kTerminated)[0] = game_over;
+  }
+
+  Options opt_;
+  std::unique_ptr<ale::ALEInterface> ale_;
+  std::optional<uint64_t> fresh_seed_;  // seed of an untouched, fresh load
+  ale::ActionVect action_set_;
+  bool fire_reset_ = false;
+  bool continue_game_ = false;
+  int lives_ = 0;
+  int raw_h_ = 0, raw_w_ = 0;
+  std::size_t raw_size_ = 0, plane_ = 0, frame_ = 0;
+  std::vector<uint8_t> raw_[2];
+  std::vector<unsigned char> gray_lut_;
+  uint8_t rgb_lut_[3][256] = {};
+  Resizer resizer_;
+  std::vector<uint8_t> stack_;  // stack_num frames, ring buffer
+  int head_ = 0;
+  std::uniform_int_distribution<int> noop_dist_;
+};
+
+// A bare ALE for the raw speed ceiling: one agent step = frame_skip act()s
+// with a random minimal action, no preprocessing, reset on game over.
+inline std::function<void()> MakeRawStepper(const Config& c, uint64_t seed) {
+  Options o = CheckedOptions(c);
+  QuietAle();
+  auto ale = std::make_shared<ale::ALEInterface>();
+  LoadAle(ale.get(), o, seed);
+  ale->reset_game();
+  ale::ActionVect actions = ActionSet(o);
+  auto rng = std::make_shared<std::mt19937_64>(seed);
+  const int fs = o.frame_skip;
+  return [ale, actions, rng, fs] {
+    const ale::Action a =
+        actions[std::uniform_int_distribution<std::size_t>(0, actions.size() - 1)(*rng)];
+    for (int t = 0; t < fs; ++t) {
+      ale->act(a);
+      if (ale->game_over(false)) {
+        ale->reset_game();
+        break;
+      }
+    }
+  };
+}
+
+inline Family MakeFamily() {
+  return Family{
+      "Atari",
+      DefaultConfig(),
+      &MakeSpec,
+      [](const Config& c, int) -> std::unique_ptr<Env> {
+        return std::make_unique<AtariEnv>(c);
+      },
+      &MakeRawStepper,
+  };
+}
+
+}  // namespace envpool::atari
+
+#endif  // ENVPOOL_ATARI_ATARI_ENV_H_
