@@ -1,0 +1,88 @@
+"""envpool-bench: throughput of EnvPool against other ways of stepping envs.
+
+Run ``envpool-bench`` (or ``python -m envpool.bench``) with no arguments for a
+short default comparison (about a minute: CartPole-v1, plus Pong-v5 when the
+Atari family is built) and a table in the terminal. For example::
+
+    envpool-bench CartPole-v1 Pong-v5 -n 8 64 -t 2 --python /path/to/other/venv/bin/python \\
+        --json out.json --plot out.png
+    envpool-bench CartPole-v1 -n 256 -b 128          # async: batch_size < num_envs
+
+Engines
+    ``envpool``          this EnvPool (gym interface: step, or send/recv when async)
+    ``gymnasium-sync``   gymnasium.vector.SyncVectorEnv over gymnasium's own env
+    ``gymnasium-async``  gymnasium.vector.AsyncVectorEnv (one process per env)
+    ``ale-vector``       ale_py.vector_env.AtariVectorEnv (Atari tasks only)
+    ``raw``              envpool._envpool.raw_ceiling: bare emulators/simulators in
+                         a C++ loop, one per thread, no engine (families that have one)
+    ``python:PATH``      the ``envpool`` imported by another interpreter (``--python``)
+
+For Atari, the gymnasium engines use ``gymnasium.make("ALE/<Game>-v5",
+frameskip=1, repeat_action_probability=0.0)`` + ``AtariPreprocessing(noop_max,
+frame_skip=4, screen_size=84)`` + ``FrameStackObservation(4)``, and ale-vector
+gets our task's options (frame skip, stack, noop_max, ...).
+
+Method
+    Every measurement runs in its own subprocess (``worker.py``, run by path:
+    it needs only numpy and EnvPool's public API, so other interpreters can run
+    it against their own ``envpool``). Startup, env construction, reset and
+    action generation are not timed; actions are random batches generated
+    before timing. Each measurement warms up for ``--warmup`` s, then counts
+    steps for ``--seconds`` s. Engines run in interleaved rounds (A B C A B C
+    ...; ``--repeats`` rounds) so that machine drift hits all of them; a row
+    shows the median steps/s with min-max over rounds, frames/s (steps/s x
+    frame_skip), the per-call latency (µs per step() call, num_envs=1 rows),
+    and the ratio to ``--baseline``: the ratio is taken within each round,
+    then the median over rounds. An engine that cannot run a case (not
+    installed, not applicable to the task, no async mode) is shown as n/a; a
+    bad argument is a one-line error with exit code 2.
+
+JSON schema (``--json PATH``), ``"schema": "envpool-bench/1"``::
+
+    {
+      "schema": "envpool-bench/1",
+      "created": "2026-01-01T00:00:00+00:00",      # UTC start time
+      "duration_s": float,
+      "argv": [str, ...],
+      "settings": {"tasks": [str], "engines": [str], "baseline": str,
+                   "seconds": float, "warmup": float, "repeats": int,
+                   "num_threads": int, "seed": int},
+      "machine": {"cpu": str, "logical_cores": int, "usable_cores": int,
+                  "platform": str, "python": str, "executable": str,
+                  "packages": {"envpool": str|null, "numpy": ..., "gymnasium": ...,
+                               "ale-py": ..., "mujoco": ..., "matplotlib": ...},
+                  "load_average": {"start": [1m, 5m, 15m], "end": [...],
+                                   "min_1m": float, "max_1m": float, "mean_1m": float}},
+      "interpreters": {"python:PATH": {"python": str, "numpy": str, "envpool": str,
+                                       "envpool_path": str, "tasks": {task: {"frame_skip": int}}}
+                       | {"error": str}},
+      "results": [{
+        "task": str, "family": str|null, "frame_skip": int,
+        "num_envs": int, "batch_size": int, "mode": "sync"|"async",
+        "num_threads": int,                 # min(--num-threads, num_envs)
+        "engine": str,                      # e.g. "envpool", "python:/venv/bin/python"
+        "status": "ok"|"n/a"|"error", "reason": str|null,
+        "steps_per_s":  {"median": float, "min": float, "max": float, "runs": [float]} | null,
+        "frames_per_s": {"median": float, "min": float, "max": float} | null,
+        "us_per_call":  {"median": float, "min": float, "max": float, "runs": [float]} | null,
+        "ratio_to_baseline": {"median": float, "min": float, "max": float,
+                              "per_round": [float]} | null,
+        "versions": {"python": str, "numpy": str, "envpool": str, ...} | null,
+        "errors": [str]                     # failed rounds, if any
+      }, ...]
+    }
+
+``runs``/``per_round`` are in round order; a failed round is left out.
+"""
+
+from __future__ import annotations
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``envpool-bench`` console script; returns the exit code."""
+    from envpool.bench.cli import main as _main
+
+    return _main(argv)
+
+
+__all__ = ["main"]
