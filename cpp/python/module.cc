@@ -311,6 +311,8 @@ class PyPool {
           throw py::value_error("seed must be in [0, 2**63 - 1 - num_envs]");
         for (int id : ids) seeds.push_back(static_cast<uint64_t>(s) + id);
       } else {
+        if (!py::isinstance<py::sequence>(seed) || py::isinstance<py::str>(seed))
+          throw py::type_error("seed must be an int, a list of ints (one per env) or None");
         py::sequence seq = seed.cast<py::sequence>();
         if (static_cast<std::size_t>(py::len(seq)) != ids.size())
           throw py::value_error("seed list has " + std::to_string(py::len(seq)) + " entries for " +

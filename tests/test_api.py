@@ -1,0 +1,263 @@
+"""The three interfaces, both modes, both autoreset modes, partial steps."""
+
+from __future__ import annotations
+
+import dm_env
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+import envpool
+
+
+def test_make_requires_known_env_type_and_task() -> None:
+    with pytest.raises(ValueError, match="env_type"):
+        envpool.make("CartPole-v1", env_type="torch")
+    with pytest.raises(ValueError, match="CartPole-v1"):
+        envpool.make("CartPole-v2", env_type="gymnasium")
+    with pytest.raises(TypeError):
+        envpool.make("CartPole-v1")  # type: ignore[call-arg]
+
+
+def test_list_all_envs_and_register() -> None:
+    ids = envpool.list_all_envs()
+    for task in ["CartPole-v0", "CartPole-v1", "Pendulum-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Acrobot-v1"]:
+        assert task in ids
+    envpool.register("ShortCartPole-v0", "CartPole", max_episode_steps=5)
+    env = envpool.make("ShortCartPole-v0", env_type="gymnasium", num_envs=2)
+    env.reset()
+    for _ in range(4):
+        *_, trunc, _ = env.step(np.zeros(2, np.int32))
+    *_, trunc, info = env.step(np.zeros(2, np.int32))
+    assert trunc.all() and (info["elapsed_step"] == 5).all()
+    with pytest.raises(ValueError, match="already registered"):
+        envpool.register("ShortCartPole-v0", "CartPole")
+
+
+def test_make_spec() -> None:
+    spec = envpool.make_spec("CartPole-v1", num_envs=3)
+    assert spec.config["num_envs"] == 3
+    assert spec.config["max_episode_steps"] == 500
+    assert spec.observation_space.shape == (4,)
+    assert spec.action_space == gymnasium.spaces.Discrete(2)
+
+
+# ---- gymnasium ----------------------------------------------------------
+
+
+def test_gymnasium_is_a_vector_env() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=1)
+    assert isinstance(env, VectorEnv)
+    assert env.num_envs == 4
+    assert env.single_observation_space.shape == (4,)
+    assert env.observation_space.shape == (4, 4)
+    assert env.single_action_space == gymnasium.spaces.Discrete(2)
+    assert env.action_space == gymnasium.spaces.MultiDiscrete([2, 2, 2, 2])
+    assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    obs, info = env.reset()
+    assert obs.shape == (4, 4) and obs.dtype == np.float32
+    assert env.observation_space.contains(obs)
+    np.testing.assert_array_equal(info["env_id"], np.arange(4))
+    np.testing.assert_array_equal(info["elapsed_step"], 0)
+    obs, rew, term, trunc, info = env.step(env.action_space.sample())
+    assert rew.dtype == np.float64 and term.dtype == np.bool_ and trunc.dtype == np.bool_
+    np.testing.assert_array_equal(rew, 1.0)
+    np.testing.assert_array_equal(info["elapsed_step"], 1)
+    env.close()
+    assert env.closed
+
+
+def test_gymnasium_next_step_autoreset() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2, max_episode_steps=3)
+    env.reset()
+    a = np.zeros(2, np.int32)
+    for t in range(1, 4):
+        obs, rew, term, trunc, info = env.step(a)
+        np.testing.assert_array_equal(info["elapsed_step"], t)
+    assert trunc.all() and not term.any()
+    obs, rew, term, trunc, info = env.step(a)  # the reset step: action ignored, reward 0
+    np.testing.assert_array_equal(rew, 0.0)
+    np.testing.assert_array_equal(info["elapsed_step"], 0)
+    assert not (term | trunc).any()
+    assert np.all(np.abs(obs) <= 0.05)  # a fresh initial state
+
+
+def test_gymnasium_same_step_autoreset() -> None:
+    env = envpool.make(
+        "CartPole-v1", env_type="gymnasium", num_envs=3, max_episode_steps=3, autoreset_mode="same_step", expose_state=True
+    )
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    env.reset()
+    a = np.zeros(3, np.int32)
+    env.step(a)
+    _, _, _, _, info = env.step(a)
+    assert not info["_final_obs"].any()
+    before = info["state"].astype(np.float32)
+    obs, rew, term, trunc, info = env.step(a)
+    assert trunc.all()
+    np.testing.assert_array_equal(rew, 1.0)
+    assert info["_final_obs"].all() and info["_final_info"].all()
+    final = np.stack(info["final_obs"])
+    assert final.shape == (3, 4)
+    # The final observation is one step on from the previous one; obs is a new episode.
+    assert not np.allclose(final, before)
+    assert np.all(np.abs(obs) <= 0.05)
+    np.testing.assert_array_equal(info["elapsed_step"], 0)
+    np.testing.assert_array_equal(info["final_info"]["elapsed_step"], 3)
+    _, rew, _, _, info = env.step(a)  # no reward-0 step in this mode
+    np.testing.assert_array_equal(rew, 1.0)
+    np.testing.assert_array_equal(info["elapsed_step"], 1)
+
+
+def test_gymnasium_reset_seed_reseeds() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=3, seed=5)
+    first, _ = env.reset()
+    again, _ = env.reset(seed=5)
+    np.testing.assert_array_equal(first, again)
+    other, _ = env.reset(seed=6)
+    assert not np.array_equal(first, other)
+    # seed + i per env: env 0 with seed 6 starts where env 1 with seed 5 did.
+    np.testing.assert_array_equal(other[0], first[1])
+    listed, _ = env.reset(seed=[5, 6, 7])
+    np.testing.assert_array_equal(listed, first)
+
+
+def test_gymnasium_reset_mask() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=3, seed=0)
+    env.reset()
+    for _ in range(3):
+        obs, *_ = env.step(np.ones(3, np.int32))
+    mask = np.array([False, True, False])
+    new, info = env.reset(options={"reset_mask": mask})
+    np.testing.assert_array_equal(new[[0, 2]], obs[[0, 2]])
+    assert not np.array_equal(new[1], obs[1])
+    np.testing.assert_array_equal(info["_elapsed_step"], mask)
+    _, _, _, _, info = env.step(np.ones(3, np.int32))
+    np.testing.assert_array_equal(info["elapsed_step"], [4, 1, 4])
+
+
+def test_dict_and_continuous_actions() -> None:
+    env = envpool.make("Pendulum-v1", env_type="gymnasium", num_envs=2)
+    env.reset()
+    obs, rew, *_ = env.step(np.array([[1.0], [-1.0]], np.float32))
+    assert obs.shape == (2, 3) and (rew <= 0).all()
+    # float64 and integer actions are safely cast to the float32 spec.
+    env.step(np.array([[1.0], [-1.0]]))
+    env.step(np.array([[1], [0]]))
+
+
+# ---- async mode ----------------------------------------------------------
+
+
+def test_async_returns_batches_with_env_ids() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=8, batch_size=3, num_threads=2, seed=0)
+    assert env.observation_space.shape == (3, 4)
+    env.async_reset()
+    seen = []
+    counts = np.zeros(8, int)
+    for _ in range(200):
+        obs, rew, term, trunc, info = env.recv()
+        ids = info["env_id"]
+        assert obs.shape == (3, 4) and len(set(ids.tolist())) == 3
+        counts[ids] += 1
+        seen.append(ids)
+        env.send(np.zeros(3, np.int32), ids)
+    assert (counts > 0).all()
+
+
+def test_async_send_without_env_id_uses_last_batch() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, batch_size=2)
+    env.async_reset()
+    _, _, _, _, info = env.recv()
+    env.send(np.zeros(2, np.int32))
+    _, _, _, _, info2 = env.recv()
+    _, _, _, _, info3 = env.recv()
+    stepped = info3["env_id"] if info3["elapsed_step"].max() == 1 else info2["env_id"]
+    assert set(stepped.tolist()) == set(info["env_id"].tolist())
+
+
+# ---- partial steps in sync mode ------------------------------------------
+
+
+def test_partial_step_returns_rows_in_given_order() -> None:
+    env = envpool.make("CartPole-v1", env_type="gym", num_envs=5, seed=0)
+    env.reset()
+    obs, rew, term, trunc, info = env.step(np.zeros(3, np.int32), env_id=np.array([4, 0, 2]))
+    np.testing.assert_array_equal(info["env_id"], [4, 0, 2])
+    np.testing.assert_array_equal(info["elapsed_step"], 1)
+    obs, *_, info = env.step(np.zeros(5, np.int32))
+    np.testing.assert_array_equal(info["elapsed_step"], [2, 1, 2, 1, 2])
+    obs, *_, info = env.reset(env_id=[3])
+    np.testing.assert_array_equal(info["env_id"], [3])
+
+
+def test_sync_send_recv_pairs() -> None:
+    env = envpool.make("CartPole-v1", env_type="gym", num_envs=4)
+    env.reset()
+    env.send(np.zeros(2, np.int32), [0, 1])
+    env.send(np.zeros(2, np.int32), [2, 3])
+    a = env.recv()[-1]["env_id"]
+    b = env.recv()[-1]["env_id"]
+    np.testing.assert_array_equal(a, [0, 1])
+    np.testing.assert_array_equal(b, [2, 3])
+
+
+# ---- gym ------------------------------------------------------------------
+
+
+def test_gym_interface_without_old_gym() -> None:
+    env = envpool.make("CartPole-v1", env_type="gym", num_envs=2)
+    assert env.observation_space.shape == (4,)  # single-env spaces
+    assert env.action_space.n == 2
+    obs, info = env.reset()
+    obs, rew, term, trunc, info = env.step(np.zeros(2, np.int32))
+    assert obs.shape == (2, 4)
+    env.num_envs = 2  # older scripts assign attributes
+    env.is_vector_env = True
+
+
+def test_gym_legacy_four_tuple(monkeypatch: pytest.MonkeyPatch) -> None:
+    import envpool.gym_env as gym_env
+
+    monkeypatch.setattr(gym_env, "_legacy_api", lambda gym: True)
+    env = envpool.make("CartPole-v1", env_type="gym", num_envs=2, max_episode_steps=2)
+    obs = env.reset()
+    assert isinstance(obs, np.ndarray) and obs.shape == (2, 4)
+    env.step(np.zeros(2, np.int32))
+    obs, rew, done, info = env.step(np.zeros(2, np.int32))
+    assert done.all() and info["TimeLimit.truncated"].all()
+
+
+# ---- dm_env ----------------------------------------------------------------
+
+
+def test_dm_interface() -> None:
+    env = envpool.make("CartPole-v1", env_type="dm", num_envs=3, max_episode_steps=2)
+    assert isinstance(env, dm_env.Environment)
+    ts = env.reset()
+    np.testing.assert_array_equal(ts.step_type, dm_env.StepType.FIRST)
+    assert ts.observation.obs.shape == (3, 4)
+    np.testing.assert_array_equal(ts.observation.env_id, [0, 1, 2])
+    spec = env.observation_spec()
+    assert spec.obs.shape == (4,) and spec.obs.dtype == np.float32
+    assert env.action_spec().num_values == 2
+    ts = env.step(np.zeros(3, np.int32))
+    np.testing.assert_array_equal(ts.step_type, dm_env.StepType.MID)
+    np.testing.assert_array_equal(ts.discount, 1.0)
+    ts = env.step(np.zeros(3, np.int32))
+    np.testing.assert_array_equal(ts.step_type, dm_env.StepType.LAST)
+    np.testing.assert_array_equal(ts.discount, 1.0)  # truncation keeps discount 1
+    ts = env.step(np.zeros(3, np.int32))
+    np.testing.assert_array_equal(ts.step_type, dm_env.StepType.FIRST)
+
+
+def test_dm_discount_zero_on_termination() -> None:
+    env = envpool.make("CartPole-v1", env_type="dm", num_envs=1, seed=0)
+    env.reset()
+    for _ in range(500):
+        ts = env.step(np.ones(1, np.int32))  # always push right: falls quickly
+        if ts.step_type[0] == dm_env.StepType.LAST:
+            break
+    assert ts.step_type[0] == dm_env.StepType.LAST
+    assert ts.discount[0] == 0.0

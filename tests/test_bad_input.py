@@ -1,0 +1,201 @@
+"""Bad input raises a clear Python exception: never a crash, never a hang."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import envpool
+
+
+def make(**config):  # noqa: ANN003, ANN201
+    return envpool.make("CartPole-v1", env_type="gymnasium", **config)
+
+
+@pytest.mark.parametrize(
+    ("config", "error", "match"),
+    [
+        (dict(num_envs=0), ValueError, "num_envs"),
+        (dict(num_envs=-3), ValueError, "num_envs"),
+        (dict(num_envs=4, batch_size=5), ValueError, "batch_size"),
+        (dict(batch_size=-1), ValueError, "batch_size"),
+        (dict(num_threads=-1), ValueError, "num_threads"),
+        (dict(seed=-1), ValueError, "seed"),
+        (dict(seed=2**63), ValueError, "seed"),
+        (dict(max_episode_steps=-1), ValueError, "max_episode_steps"),
+        (dict(thread_affinity_offset=-2), ValueError, "thread_affinity_offset"),
+        (dict(autoreset_mode="sometimes"), ValueError, "autoreset_mode"),
+        (dict(num_env=4), TypeError, "num_env"),
+        (dict(num_envs="4"), TypeError, "num_envs"),
+        (dict(num_envs=4.0), TypeError, "num_envs"),
+        (dict(sutton_barto_reward=1), TypeError, "sutton_barto_reward"),
+    ],
+)
+def test_bad_config(config: dict, error: type, match: str) -> None:
+    with pytest.raises(error, match=match):
+        make(**config)
+    with pytest.raises(error, match=match):
+        envpool.make_spec("CartPole-v1", **config)
+
+
+def test_unknown_task_names_close_matches() -> None:
+    with pytest.raises(ValueError, match="CartPole-v1"):
+        envpool.make("Cartpole-v1", env_type="gymnasium")
+
+
+@pytest.mark.parametrize(
+    ("action", "error", "match"),
+    [
+        (np.zeros(3, np.int32), ValueError, "shape"),
+        (np.zeros((4, 1), np.int32), ValueError, "shape"),
+        (np.zeros(4, np.float32), TypeError, "dtype"),
+        (np.zeros(4, bool), TypeError, "dtype"),
+        (np.array(["a"] * 4), TypeError, "dtype"),
+        (np.array([0, 1, 2, 0]), ValueError, "out of range"),
+        (np.array([0, -1, 0, 0]), ValueError, "out of range"),
+        ({"action": np.zeros(4, np.int32)}, TypeError, "dict"),
+        (None, TypeError, "dtype"),
+    ],
+)
+def test_bad_actions(action: object, error: type, match: str) -> None:
+    env = make(num_envs=4)
+    env.reset()
+    with pytest.raises(error, match=match):
+        env.step(action)
+    # A rejected call changes nothing: the pool still works.
+    _, _, _, _, info = env.step(np.zeros(4, np.int32))
+    np.testing.assert_array_equal(info["elapsed_step"], 1)
+
+
+def test_bad_continuous_action_shape() -> None:
+    env = envpool.make("Pendulum-v1", env_type="gymnasium", num_envs=2)
+    env.reset()
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros(2, np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros((2, 2), np.float32))
+
+
+@pytest.mark.parametrize(
+    ("env_id", "error", "match"),
+    [
+        ([0, 4], ValueError, "out of range"),
+        ([-1, 0], ValueError, "out of range"),
+        ([1, 1], ValueError, "repeated"),
+        ([0.5, 1.0], TypeError, "env_id"),
+        ([], ValueError, "at least one"),
+    ],
+)
+def test_bad_env_ids(env_id: list, error: type, match: str) -> None:
+    env = envpool.make("CartPole-v1", env_type="gym", num_envs=4)
+    env.reset()
+    with pytest.raises(error, match=match):
+        env.step(np.zeros(len(env_id), np.int32), env_id=np.array(env_id))
+
+
+def test_sending_to_an_env_in_flight() -> None:
+    env = envpool.make("CartPole-v1", env_type="gym", num_envs=4)
+    env.reset()
+    env.send(np.zeros(4, np.int32))
+    with pytest.raises(ValueError, match="in flight"):
+        env.send(np.zeros(1, np.int32), [2])
+    env.recv()
+
+
+def test_recv_without_send() -> None:
+    env = make(num_envs=2)
+    with pytest.raises(RuntimeError, match="nothing in flight"):
+        env.recv()
+    a = envpool.make("CartPole-v1", env_type="gym", num_envs=4, batch_size=2)
+    a.async_reset()
+    a.recv()
+    a.recv()
+    with pytest.raises(RuntimeError, match="wait forever"):
+        a.recv()
+
+
+def test_use_after_close_and_idempotent_close() -> None:
+    env = make(num_envs=2)
+    env.reset()
+    env.close()
+    env.close()
+    assert env.closed
+    for call in (lambda: env.step(np.zeros(2, np.int32)), env.reset, env.recv, env.async_reset):
+        with pytest.raises(RuntimeError, match="closed"):
+            call()
+
+
+def test_bad_seeds() -> None:
+    env = make(num_envs=2)
+    with pytest.raises(ValueError, match="seed"):
+        env.reset(seed=-1)
+    with pytest.raises(ValueError, match="seed"):
+        env.reset(seed=[1, 2, 3])
+    with pytest.raises(TypeError, match="seed"):
+        env.reset(seed=1.5)
+    with pytest.raises(ValueError, match="reset_mask"):
+        env.reset(options={"reset_mask": np.array([True])})
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=60, env=dict(os.environ)
+    )
+
+
+def test_destroy_with_work_in_flight_does_not_hang_or_leak_threads() -> None:
+    result = _run(
+        """
+        import os, gc, numpy as np, envpool
+        def threads(): return len(os.listdir("/proc/self/task"))
+        base = threads()
+        for mode in (dict(num_envs=64), dict(num_envs=64, batch_size=8)):
+            for _ in range(20):
+                env = envpool.make("Acrobot-v1", env_type="gym", num_threads=3, **mode)
+                env.async_reset()
+                del env
+                gc.collect()
+        env = envpool.make("Acrobot-v1", env_type="gym", num_envs=64, num_threads=3)
+        env.reset()
+        env.send(np.zeros(64, np.int32))
+        env.close()
+        del env
+        gc.collect()
+        print("threads", base, threads())
+        assert threads() == base, (base, threads())
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert "threads" in result.stdout
+
+
+def test_garbage_inputs_do_not_crash() -> None:
+    # Anything odd must come back as a Python exception, never a signal.
+    result = _run(
+        """
+        import numpy as np, envpool
+        env = envpool.make("CartPole-v1", env_type="gym", num_envs=3)
+        env.reset()
+        bad = [object(), "x", [[1, 2]], np.zeros((3, 0)), np.zeros(10**6), np.full(3, 2**40), {"a": 1},
+               np.array([1, 0, 1], dtype=np.uint64), np.zeros((3,), dtype=[("x", "i4")]), float("nan")]
+        for b in bad:
+            try:
+                env.step(b)
+            except (TypeError, ValueError, RuntimeError):
+                pass
+        for ids in ([10**12], [2**31], "abc", [[0]], np.array([0, 1], np.float32)):
+            try:
+                env.step(np.zeros(1, np.int32), env_id=ids)
+            except (TypeError, ValueError, RuntimeError):
+                pass
+        env.step(np.zeros(3, np.int32))
+        print("survived")
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert "survived" in result.stdout
