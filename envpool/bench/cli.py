@@ -95,6 +95,13 @@ def resolve_task(task_id: str) -> Task:
     except ValueError:
         return Task(task_id, registered=False)
     config = _jsonable(dict(ts.config))
+    try:  # the raw ceiling takes the family's own keys only (not e.g. reward_threshold)
+        from envpool import _envpool
+
+        known = _envpool.family_defaults(ts.family)
+        config = {k: v for k, v in config.items() if k in known}
+    except Exception:
+        pass
     try:
         full = _jsonable(dict(envpool.make_spec(task_id).config))
     except Exception:
@@ -255,8 +262,8 @@ class Availability:
                 return "gymnasium not installed"
             if t.kind == "atari" and not _has_module("ale_py"):
                 return "ale-py not installed"
-            if t.kind == "mujoco" and not _has_module("mujoco"):
-                return "mujoco not installed"
+            if t.kind == "mujoco" and not (_has_module("mujoco") and _has_module("imageio")):
+                return "gymnasium's MuJoCo envs need mujoco and imageio: pip install 'gymnasium[mujoco]'"
             if case.mode == "async":
                 return "no batch_size < num_envs mode"
             if t.gym_id not in self._gymnasium_ids():
@@ -621,7 +628,9 @@ def format_table(report: dict) -> str:
             eng = f"{short_engine(eng)} (envpool {v})"
         common = [r["task"], str(r["num_envs"]), str(r["batch_size"]), str(r["num_threads"]), eng]
         if r["status"] != "ok":
-            rows.append(common + [r["status"], r["reason"] or "", "", "", ""])
+            reason = (r["reason"] or "").replace("\n", " ")
+            reason = reason if len(reason) <= 90 else reason[:87] + "..."
+            rows.append(common + [r["status"], reason, "", "", ""])
             continue
         s, f = r["steps_per_s"], r["frames_per_s"]
         lat = r["us_per_call"]["median"] if r["us_per_call"] and r["num_envs"] == 1 else None
@@ -636,7 +645,8 @@ def format_table(report: dict) -> str:
                 f"{ratio['median']:.2f}" if ratio else "-",
             ]
         )
-    widths = [max(len(row[i]) for row in rows if len(row) > i) for i in range(len(head))]
+    ok_rows = [row for row in rows if row[5] not in ("n/a", "error")]
+    widths = [max(len(row[i]) for row in (rows if i < 5 else ok_rows)) for i in range(len(head))]
     right = {1, 2, 3, 5, 7, 8, 9}
     lines = []
     for k, row in enumerate(rows):
@@ -653,7 +663,7 @@ def format_table(report: dict) -> str:
     pk = ", ".join(f"{k} {v}" for k, v in m["packages"].items() if v)
     foot = [
         "",
-        f"steps/s: median over {st['repeats']} interleaved rounds of {st['seconds']} s (after {st['warmup']} s warm-up), "
+        f"steps/s: median over {st['repeats']} interleaved round{'s' if st['repeats'] != 1 else ''} of {st['seconds']} s (after {st['warmup']} s warm-up), "
         f"each measurement in its own process; x {baseline}: median of per-round ratios; "
         "frames/s = steps/s x frame_skip ('=' when frame_skip is 1); us/call: per step() call, num_envs=1 only.",
         f"machine: {m['cpu']}, {m['usable_cores']}/{m['logical_cores']} cores usable; load average (1 min) "

@@ -272,6 +272,8 @@ def run(spec: dict) -> dict:
         out = ENGINES[spec["engine"]](spec)
     except Unavailable as e:
         out = {"error": str(e), "unavailable": True}
+    except ImportError as e:  # an optional dependency of the engine is missing
+        out = {"error": f"{type(e).__name__}: {e}", "unavailable": True}
     except Exception as e:  # reported in the table, not fatal to the run
         msg = str(e).strip().splitlines()
         out = {"error": f"{type(e).__name__}: {msg[0] if msg else ''}", "unavailable": False}
