@@ -71,49 +71,71 @@ def assert_close(a, b, what):
     np.testing.assert_allclose(a, b, rtol=0, atol=ATOL, err_msg=what)
 
 
-def align(task_id: str, steps: int = 1000, seed: int = 0, num_envs: int = 2, **kwargs):
-    """Step envpool and gymnasium side by side from the same initial states."""
+def sync_gym(g, task_id, obs_i, info, i):
+    """Put gymnasium's env into our env i's fresh episode and compare the reset."""
+    g.set_state(info["qpos0"][i].copy(), info["qvel0"][i].copy())
+    assert_close(obs_i, g._get_obs(), f"{task_id} env {i} reset obs")
+    if hasattr(g, "_get_reset_info"):
+        for k, v in g._get_reset_info().items():
+            assert_close(info[k][i], v, f"{task_id} env {i} reset info {k}")
+
+
+def align(task_id: str, steps: int = 1000, seed: int = 0, num_envs: int = 2, episodes: int = 1, **kwargs):
+    """Step envpool and gymnasium side by side from the same initial states.
+
+    Each env runs ``episodes`` episodes (through the engine's autoreset) or
+    until ``steps`` steps have passed.
+    """
     env = envpool.make(task_id, env_type="gymnasium", num_envs=num_envs, seed=seed, expose_state=True, **kwargs)
+    assert env.metadata["autoreset_mode"].name == "NEXT_STEP"
     obs, info = env.reset()
     gyms = []
     for i in range(num_envs):
         g = make_gym(task_id, **kwargs)
         g.reset(seed=seed + i)
-        g.set_state(info["qpos0"][i].copy(), info["qvel0"][i].copy())
-        assert_close(obs[i], g._get_obs(), f"{task_id} reset obs")
-        if hasattr(g, "_get_reset_info"):
-            for k, v in g._get_reset_info().items():
-                assert_close(info[k][i], v, f"{task_id} reset info {k}")
+        sync_gym(g, task_id, obs[i], info, i)
         gyms.append(g)
     assert env.single_observation_space.shape == gyms[0].observation_space.shape
+    assert env.single_observation_space.dtype == np.float64
     assert env.single_action_space.dtype == gyms[0].action_space.dtype == np.float32
     np.testing.assert_array_equal(env.single_action_space.low, gyms[0].action_space.low)
     np.testing.assert_array_equal(env.single_action_space.high, gyms[0].action_space.high)
     max_steps = env.spec.max_episode_steps
     space = gyms[0].action_space
     rng = np.random.default_rng(seed)
-    alive = np.ones(num_envs, dtype=bool)
-    n = 0
+    done_episodes = np.zeros(num_envs, dtype=int)
+    resetting = np.zeros(num_envs, dtype=bool)
+    elapsed = np.zeros(num_envs, dtype=int)
     for t in range(steps):
         actions = rng.uniform(space.low, space.high, size=(num_envs, *space.shape)).astype(np.float32)
         obs, rew, term, trunc, info = env.step(actions)
-        for i in np.flatnonzero(alive):
+        for i in range(num_envs):
+            if done_episodes[i] >= episodes:
+                continue
+            if resetting[i]:  # next-step autoreset: this row is a new episode
+                assert info["elapsed_step"][i] == 0 and rew[i] == 0 and not term[i] and not trunc[i]
+                gyms[i].reset()
+                sync_gym(gyms[i], task_id, obs[i], info, i)
+                resetting[i] = False
+                elapsed[i] = 0
+                continue
             og, rg, tg, _, ig = gyms[i].step(actions[i])
+            elapsed[i] += 1
             tag = f"{task_id} env {i} step {t}"
             assert_close(obs[i], og, f"{tag} obs")
             assert abs(float(rew[i]) - float(rg)) <= ATOL, (tag, rew[i], rg)
             assert bool(term[i]) == bool(tg), (tag, term[i], tg)
-            assert bool(trunc[i]) == (not tg and t + 1 == max_steps), (tag, trunc[i])
+            assert bool(trunc[i]) == (not tg and elapsed[i] == max_steps), (tag, trunc[i])
             for k, v in ig.items():
                 assert k in info, (tag, k)
                 assert_close(info[k][i], v, f"{tag} info {k}")
             if term[i] or trunc[i]:
-                alive[i] = False
-        n += 1
-        if not alive.any():
+                done_episodes[i] += 1
+                resetting[i] = True
+        if (done_episodes >= episodes).all():
             break
     env.close()
-    return n
+    return done_episodes
 
 
 @pytest.mark.parametrize("task_id", IDS)
@@ -163,7 +185,14 @@ def test_alignment_options(task_id, kwargs):
 @pytest.mark.parametrize("task_id", IDS)
 def test_alignment_many_seeds(task_id):
     for seed in (11, 12, 13):
-        align(task_id, seed=seed, num_envs=3)
+        align(task_id, steps=2000, seed=seed, num_envs=3, episodes=3)
+
+
+@pytest.mark.parametrize("task_id", ["Hopper-v5", "InvertedPendulum-v4", "Reacher-v5", "Ant-v5"])
+def test_alignment_across_autoreset(task_id):
+    """Episodes after the engine's autoreset align too (Reset clears all state)."""
+    done = align(task_id, steps=400, seed=5, num_envs=2, episodes=3)
+    assert (done >= 2).all(), done
 
 
 # ---------------------------------------------------------------------------
