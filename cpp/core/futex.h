@@ -73,7 +73,8 @@ class Semaphore {
   std::atomic<int> waiters_{0};
 };
 
-// A counter that one thread waits on until it reaches a target.
+// Counts arrivals at a batch. Arrive() touches nothing after the final
+// increment, because the batch may be freed the moment it is complete.
 class Countdown {
  public:
   void Reset(int target) {
@@ -81,31 +82,42 @@ class Countdown {
     count_.store(0, std::memory_order_relaxed);
   }
   int target() const { return target_; }
-  bool Done() const {
-    return count_.load(std::memory_order_acquire) >= target_;
-  }
-  int Count() const { return count_.load(std::memory_order_acquire); }
+  bool Done() const { return count_.load(std::memory_order_seq_cst) >= target_; }
 
   // Returns true for the call that completes the count.
   bool Arrive() {
-    int now = count_.fetch_add(1, std::memory_order_seq_cst) + 1;
-    if (now < target_) return false;
-    if (waiting_.load(std::memory_order_seq_cst)) FutexWake(&count_, INT_MAX);
-    return true;
-  }
-
-  // Sleep until the count moves away from `seen` (or is done).
-  void WaitChange(int seen) {
-    waiting_.store(true, std::memory_order_seq_cst);
-    if (count_.load(std::memory_order_seq_cst) == seen && seen < target_)
-      FutexWait(&count_, seen);
-    waiting_.store(false, std::memory_order_relaxed);
+    const int target = target_;
+    return count_.fetch_add(1, std::memory_order_seq_cst) + 1 == target;
   }
 
  private:
   std::atomic<int> count_{0};
-  std::atomic<bool> waiting_{false};
   int target_ = 0;
+};
+
+// Lets one thread sleep until "something completed". It lives as long as
+// the pool, so a completing worker may signal it after the batch is gone.
+class Notifier {
+ public:
+  int Epoch() const { return epoch_.load(std::memory_order_seq_cst); }
+
+  void Notify() {
+    epoch_.fetch_add(1, std::memory_order_seq_cst);
+    if (waiting_.load(std::memory_order_seq_cst)) FutexWake(&epoch_, INT_MAX);
+  }
+
+  // Sleeps unless the epoch moved past `seen` or `ready()` holds; the
+  // caller re-checks its condition afterwards (wake-ups can be spurious).
+  template <class Ready>
+  void Wait(int seen, Ready ready) {
+    waiting_.store(true, std::memory_order_seq_cst);
+    if (epoch_.load(std::memory_order_seq_cst) == seen && !ready()) FutexWait(&epoch_, seen);
+    waiting_.store(false, std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<int> epoch_{0};
+  std::atomic<bool> waiting_{false};
 };
 
 }  // namespace envpool

@@ -79,7 +79,8 @@ class EnvPool {
     CreateEnvs(family, config);
     if (!sync_) {
       ring_size_ = (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 2;
-      for (int i = 0; i < ring_size_; ++i) ring_.push_back(NewBatch(opt_.batch_size));
+      ring_ = std::vector<RingSlot>(ring_size_);
+      for (int i = 0; i < ring_size_; ++i) Publish(i);
     }
     for (int i = 0; i < opt_.num_threads; ++i) {
       workers_.emplace_back([this] { WorkerLoop(); });
@@ -152,7 +153,7 @@ class EnvPool {
         throw std::runtime_error("recv() would wait forever: " + std::to_string(in_flight_count_) +
                                  " env(s) in flight, fewer than batch_size=" +
                                  std::to_string(opt_.batch_size));
-      batch = ring_[ring_head_ % ring_size_];
+      batch = ring_[ring_head_ % ring_size_].owner;
     }
     HelpUntilDone(batch.get());
     if (sync_) {
@@ -160,7 +161,7 @@ class EnvPool {
     } else {
       // Nobody can reach this ring slot again until the batch that replaces
       // it is needed: at most num_envs rows are ever claimed but unreceived.
-      ring_[ring_head_ % ring_size_] = NewBatch(opt_.batch_size);
+      Publish(ring_head_ + ring_size_);
       ++ring_head_;
     }
     const int rows = batch->done.target();
@@ -246,17 +247,16 @@ class EnvPool {
 
   void HelpUntilDone(StateBatch* batch) {
     Task task;
-    for (;;) {
-      int seen = batch->done.Count();
-      if (seen >= batch->done.target()) return;
+    while (!batch->done.Done()) {
       if (queue_.TryPop(&task)) {
         RunTask(task);
         continue;
       }
       // Workers hold the remaining tasks; they finish within microseconds
       // for cheap envs, so spin a little before sleeping.
-      for (int i = 0; i < 4000 && batch->done.Count() == seen; ++i) CpuRelax();
-      if (batch->done.Count() == seen) batch->done.WaitChange(seen);
+      const int seen = completed_.Epoch();
+      for (int i = 0; i < 4000 && !batch->done.Done(); ++i) CpuRelax();
+      completed_.Wait(seen, [batch] { return batch->done.Done(); });
     }
   }
 
@@ -273,7 +273,11 @@ class EnvPool {
     int row = task.row;
     if (batch == nullptr) {
       uint64_t idx = ring_alloc_.fetch_add(1, std::memory_order_relaxed);
-      batch = ring_[(idx / opt_.batch_size) % ring_size_].get();
+      uint64_t number = idx / opt_.batch_size;
+      RingSlot& slot = ring_[number % ring_size_];
+      // Published long ago in practice; the wait makes it a guarantee.
+      while (slot.number.load(std::memory_order_acquire) != number) CpuRelax();
+      batch = slot.batch;
       row = static_cast<int>(idx % opt_.batch_size);
     }
     EnvSlot& s = slots_[task.env_id];
@@ -309,7 +313,7 @@ class EnvPool {
     *reinterpret_cast<int32_t*>(batch->Row(kEnvId, row)) = task.env_id;
     *reinterpret_cast<int32_t*>(batch->Row(kElapsedStep, row)) = s.elapsed;
     if (opt_.autoreset == AutoresetMode::kSameStep && !(r.terminated || r.truncated)) ClearFinal(batch, row);
-    batch->done.Arrive();
+    if (batch->done.Arrive()) completed_.Notify();
   }
 
   // Same-step autoreset: copy the finished episode's last row aside.
@@ -353,9 +357,23 @@ class EnvPool {
   uint64_t ring_head_ = 0;
 
   // Async mode ring, read by workers.
-  std::vector<std::shared_ptr<StateBatch>> ring_;
+  // Async batch number n lives in slot n % ring_size_, published by the
+  // receiving thread (release on `number`) before any worker needs it.
+  struct RingSlot {
+    std::shared_ptr<StateBatch> owner;  // receiving thread only
+    StateBatch* batch = nullptr;
+    std::atomic<uint64_t> number{UINT64_MAX};
+  };
+  void Publish(uint64_t number) {
+    RingSlot& slot = ring_[number % ring_size_];
+    slot.owner = NewBatch(opt_.batch_size);
+    slot.batch = slot.owner.get();
+    slot.number.store(number, std::memory_order_release);
+  }
+  std::vector<RingSlot> ring_;
   int ring_size_ = 0;
   std::atomic<uint64_t> ring_alloc_{0};
+  Notifier completed_;
 };
 
 }  // namespace envpool

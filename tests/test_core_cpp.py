@@ -1,0 +1,49 @@
+"""C++ stress tests of the engine core (tests/cpp/test_core.cc).
+
+The core is header-only, so the test compiles it directly with the system
+C++ compiler: once optimised, and once under ThreadSanitizer (slow), which
+turns any data race on the queues or batches into a failure.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "tests" / "cpp" / "test_core.cc"
+CXX = shutil.which("g++") or shutil.which("c++")
+
+
+def _build_and_run(tmp_path: Path, *flags: str) -> str:
+    exe = tmp_path / "test_core"
+    cmd = [CXX, "-std=c++20", "-pthread", f"-I{ROOT}", *flags, str(SOURCE), "-o", str(exe)]
+    subprocess.run(cmd, check=True, capture_output=True, text=True)
+    result = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+@pytest.mark.skipif(CXX is None, reason="no C++ compiler")
+def test_core_stress(tmp_path: Path) -> None:
+    out = _build_and_run(tmp_path, "-O2")
+    for part in ("semaphore ok", "action queue ok", "countdown ok", "pool ok"):
+        assert part in out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CXX is None, reason="no C++ compiler")
+def test_core_stress_under_thread_sanitizer(tmp_path: Path) -> None:
+    probe = subprocess.run(
+        [CXX, "-fsanitize=thread", "-x", "c++", "-", "-o", str(tmp_path / "probe")],
+        input="int main(){}",
+        capture_output=True,
+        text=True,
+    )
+    if probe.returncode != 0:
+        pytest.skip("ThreadSanitizer is not available")
+    out = _build_and_run(tmp_path, "-O1", "-g", "-fsanitize=thread")
+    assert "pool ok" in out
