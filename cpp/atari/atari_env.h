@@ -29,6 +29,8 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <functional>
 #include <map>
 #include <memory>
@@ -41,6 +43,8 @@
 #include <vector>
 
 #include "ale/ale_interface.hpp"
+#include "ale/emucore/MD5.hxx"
+#include "ale/games/Roms.hpp"
 #include "cpp/atari/resize.h"
 #include "cpp/core/env.h"
 #include "cpp/core/spec.h"
@@ -148,7 +152,7 @@ inline Options ParseOptions(const Config& c) {
 struct RomInfo {
   ale::ActionVect minimal, legal;
   std::vector<int> modes, difficulties;
-  int default_mode = 0, default_difficulty = 0;
+  int default_mode = 0;
 };
 
 inline const RomInfo& ProbeRom(const std::string& rom) {
@@ -157,23 +161,33 @@ inline const RomInfo& ProbeRom(const std::string& rom) {
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache.find(rom);
   if (it != cache.end()) return *it->second;
-  QuietAle();
-  // loadROM exits the process on an unsupported ROM: check it first.
-  if (!ale::ALEInterface::isSupportedROM(rom).has_value()) {
-    throw std::invalid_argument("Atari: " + rom +
-                                " is not a ROM supported by ALE");
+  // Identify the ROM by its MD5 as ALE does, without loading it (a loadROM
+  // costs ~0.25 s, mostly ALE building its colour-blend tables). This also
+  // guards loadROM, which exits the process on an unsupported ROM.
+  std::ifstream file(rom, std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
+                             std::istreambuf_iterator<char>());
+  if (!file.good() && !file.eof()) {
+    throw std::invalid_argument("Atari: cannot read ROM " + rom);
   }
-  ale::ALEInterface ale;
-  ale.loadROM(rom);
+  const std::string md5 =
+      ale::stella::MD5(bytes.data(), static_cast<uint32_t>(bytes.size()));
+  std::unique_ptr<ale::RomSettings> settings(ale::buildRomRLWrapper(rom, md5));
+  if (settings == nullptr || settings->md5() != md5) {
+    throw std::invalid_argument(
+        "Atari: " + rom +
+        " is not a ROM supported by ALE's single-player interface");
+  }
   auto info = std::make_unique<RomInfo>();
-  info->minimal = ale.getMinimalActionSet();
-  info->legal = ale.getLegalActionSet();
-  for (auto m : ale.getAvailableModes()) info->modes.push_back(static_cast<int>(m));
-  for (auto d : ale.getAvailableDifficulties()) {
+  info->minimal = settings->getMinimalActionSet();
+  info->legal = settings->getAllActions();
+  for (auto m : settings->getAvailableModes()) {
+    info->modes.push_back(static_cast<int>(m));
+  }
+  for (auto d : settings->getAvailableDifficulties()) {
     info->difficulties.push_back(static_cast<int>(d));
   }
-  info->default_mode = static_cast<int>(ale.getMode());
-  info->default_difficulty = static_cast<int>(ale.getDifficulty());
+  info->default_mode = static_cast<int>(settings->getDefaultMode());
   const RomInfo& ref = *info;
   cache.emplace(rom, std::move(info));
   return ref;
@@ -267,34 +281,28 @@ class AtariEnv : public Env {
       fire_reset_ = std::find(action_set_.begin(), action_set_.end(),
                               ale::PLAYER_A_FIRE) != action_set_.end();
     }
-    LoadAle(ale_.get(), opt_, 0);
-    fresh_seed_ = 0;
-    raw_h_ = static_cast<int>(ale_->getScreen().height());
-    raw_w_ = static_cast<int>(ale_->getScreen().width());
-    raw_size_ = static_cast<std::size_t>(raw_h_) * raw_w_;
-    BuildPalette();
     const int c = opt_.channels();
+    raw_size_ = static_cast<std::size_t>(kScreenHeight) * kScreenWidth;
     for (auto& b : raw_) b.assign(raw_size_ * c, 0);
-    resizer_ = Resizer(raw_h_, raw_w_, opt_.img_height, opt_.img_width,
+    resizer_ = Resizer(kScreenHeight, kScreenWidth, opt_.img_height,
+                       opt_.img_width,
                        opt_.use_inter_area_resize ? Interp::kArea
                                                   : Interp::kLinear);
     plane_ = static_cast<std::size_t>(opt_.img_height) * opt_.img_width;
     frame_ = plane_ * c;
     stack_.assign(frame_ * opt_.stack_num, 0);
     noop_dist_ = std::uniform_int_distribution<int>(1, std::max(1, opt_.noop_max));
+    // The ROM is loaded by Seed() (the engine seeds every env before its
+    // first reset), since ALE reads its random_seed at loadROM.
   }
 
   void Seed(uint64_t seed) override {
     rng_.seed(seed);
-    // Reload the ROM so ALE picks up the new random_seed (it is read at
-    // loadROM), unless the ALE is untouched since a load with this seed.
-    if (fresh_seed_ != seed) LoadAle(ale_.get(), opt_, seed);
-    fresh_seed_ = seed;
-    continue_game_ = false;
+    Load(seed);
   }
 
   void Reset(const StateRow& out) override {
-    fresh_seed_.reset();
+    if (!loaded_) Load(0);
     bool full = !continue_game_ || ale_->game_over(false);
     continue_game_ = false;
     if (full) ale_->reset_game();
@@ -369,14 +377,28 @@ class AtariEnv : public Env {
   const Options& options() const { return opt_; }
 
  private:
+  void Load(uint64_t seed) {
+    LoadAle(ale_.get(), opt_, seed);
+    loaded_ = true;
+    continue_game_ = false;
+    const auto& scr = ale_->getScreen();
+    if (static_cast<int>(scr.height()) != kScreenHeight ||
+        static_cast<int>(scr.width()) != kScreenWidth) {
+      throw std::runtime_error("Atari: unexpected ALE screen size " +
+                               std::to_string(scr.height()) + "x" +
+                               std::to_string(scr.width()));
+    }
+    BuildPalette();
+  }
+
   void BuildPalette() {
     // Per-index lookup tables through ALE's own palette conversion.
-    std::vector<uint8_t> idx(256);
+    uint8_t idx[256];
     for (int i = 0; i < 256; ++i) idx[i] = static_cast<uint8_t>(i);
     auto& palette = ale_->theOSystem->colourPalette();
-    palette.applyPaletteGrayscale(gray_lut_, idx.data(), 256);
-    std::vector<unsigned char> rgb;
-    palette.applyPaletteRGB(rgb, idx.data(), 256);
+    palette.applyPaletteGrayscale(gray_lut_, idx, 256);
+    uint8_t rgb[3 * 256];
+    palette.applyPaletteRGB(rgb, idx, 256);
     for (int i = 0; i < 256; ++i) {
       for (int ch = 0; ch < 3; ++ch) rgb_lut_[ch][i] = rgb[3 * i + ch];
     }
@@ -386,7 +408,7 @@ class AtariEnv : public Env {
   void Capture(uint8_t* dst) {
     const uint8_t* src = ale_->getScreen().getArray();
     if (opt_.gray_scale) {
-      const uint8_t* lut = gray_lut_.data();
+      const uint8_t* lut = gray_lut_;
       for (std::size_t i = 0; i < raw_size_; ++i) dst[i] = lut[src[i]];
     } else {
       for (int ch = 0; ch < 3; ++ch) {
@@ -424,15 +446,15 @@ class AtariEnv : public Env {
 
   Options opt_;
   std::unique_ptr<ale::ALEInterface> ale_;
-  std::optional<uint64_t> fresh_seed_;  // seed of an untouched, fresh load
+  static constexpr int kScreenHeight = 210, kScreenWidth = 160;
+  bool loaded_ = false;
   ale::ActionVect action_set_;
   bool fire_reset_ = false;
   bool continue_game_ = false;
   int lives_ = 0;
-  int raw_h_ = 0, raw_w_ = 0;
   std::size_t raw_size_ = 0, plane_ = 0, frame_ = 0;
   std::vector<uint8_t> raw_[2];
-  std::vector<unsigned char> gray_lut_;
+  uint8_t gray_lut_[256] = {};
   uint8_t rgb_lut_[3][256] = {};
   Resizer resizer_;
   std::vector<uint8_t> stack_;  // stack_num frames, ring buffer
