@@ -26,6 +26,9 @@ def _dm_spec(spec: ArraySpecTuple, name: str) -> dm_specs.Array:
     return dm_specs.Array(shape, dtype, name=name)
 
 
+_LAST = int(dm_env.StepType.LAST)
+
+
 class DmEnvPool(PoolBase, dm_env.Environment):
     """A batch of envs behind dm_env's API; every TimeStep field is batched.
 
@@ -70,9 +73,9 @@ class DmEnvPool(PoolBase, dm_env.Environment):
 
     def _package(self, result: tuple) -> dm_env.TimeStep:
         obs, reward, terminated, truncated, discount, info, _ = result
-        elapsed = info["elapsed_step"]
-        step_type = np.where(elapsed == 0, dm_env.StepType.FIRST, dm_env.StepType.MID)
-        step_type = np.where(terminated | truncated, dm_env.StepType.LAST, step_type).astype(np.int32)
+        # FIRST = 0 at a reset, LAST = 2 at the end of an episode, else MID = 1.
+        step_type = (info["elapsed_step"] != 0).view(np.int8).astype(np.int32)
+        step_type[terminated | truncated] = _LAST
         if isinstance(obs, dict):
             values = [obs[k[4:]] for k in self._obs_keys]
         else:

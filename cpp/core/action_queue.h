@@ -42,8 +42,9 @@ class ActionQueue {
     for (std::size_t i = 0; i < capacity; ++i) ring_[i].seq.store(i, std::memory_order_relaxed);
   }
 
-  // Producer only. Publish tasks[0..n) to the consumers.
-  void Push(const Task* tasks, int n) {
+  // Producer only. Publish tasks[0..n) to the consumers, waking at most
+  // `wake` sleeping ones (the others are left for whoever comes next).
+  void Push(const Task* tasks, int n, int wake) {
     for (int i = 0; i < n; ++i, ++tail_) {
       Cell& cell = ring_[tail_ % ring_.size()];
       for (int spin = 0; cell.seq.load(std::memory_order_acquire) != tail_; ++spin)
@@ -51,7 +52,7 @@ class ActionQueue {
       cell.task = tasks[i];
       cell.seq.store(tail_ + 1, std::memory_order_release);
     }
-    tokens_.Release(n);
+    tokens_.Release(n, wake);
   }
 
   // Blocks until a task is available.

@@ -63,9 +63,11 @@ class Semaphore {
     }
   }
 
-  void Release(int n = 1) {
+  // Adds n tokens and wakes up to `wake` sleeping waiters (default n).
+  void Release(int n = 1, int wake = -1) {
+    if (wake < 0) wake = n;
     count_.fetch_add(n, std::memory_order_seq_cst);
-    if (waiters_.load(std::memory_order_seq_cst) > 0) FutexWake(&count_, n);
+    if (wake > 0 && waiters_.load(std::memory_order_seq_cst) > 0) FutexWake(&count_, wake);
   }
 
  private:

@@ -139,7 +139,10 @@ class EnvPool {
                        seeds != nullptr ? seeds[i] : 0};
     }
     in_flight_count_ += n;
-    queue_.Push(tasks_.data(), n);
+    // The thread that will recv() runs tasks too, so one task is left for
+    // it rather than paying a wake-up: a single-env step never leaves this
+    // thread. Workers still take it if they are awake.
+    queue_.Push(tasks_.data(), n, n - 1);
   }
 
   // Waits for the next batch. Call without holding the GIL.
@@ -177,7 +180,7 @@ class EnvPool {
     if (closed_) return;
     closed_ = true;
     std::vector<Task> stops(workers_.size(), Task{Task::kStop, 0, nullptr, 0, false, 0});
-    queue_.Push(stops.data(), static_cast<int>(stops.size()));
+    queue_.Push(stops.data(), static_cast<int>(stops.size()), static_cast<int>(stops.size()));
     for (std::thread& t : workers_) t.join();
     workers_.clear();
   }

@@ -86,13 +86,13 @@ void TestActionQueue() {
     busy[id].store(true);
     in_flight.fetch_add(1);
     Task t{Task::kStep, id, nullptr, 0, false, 0};
-    q.Push(&t, 1);
+    q.Push(&t, 1, 1);
     ++sent_per_env[id];
     ++sent;
   }
   while (in_flight.load() > 0) std::this_thread::yield();
   std::vector<Task> stops(kConsumers, Task{Task::kStop, 0, nullptr, 0, false, 0});
-  q.Push(stops.data(), kConsumers);
+  q.Push(stops.data(), kConsumers, kConsumers);
   for (auto& t : ts) t.join();
   CHECK(!failed.load());
   for (int i = 0; i < kEnvs; ++i) CHECK(runs[i].load() == sent_per_env[i]);
