@@ -17,10 +17,12 @@ from envpool.registration import list_all_envs, register
 
 __version__ = "0.1.0"
 
-# Each family's task table is loaded only when the family was compiled in.
-_TASK_MODULES = {"CartPole": "classic_control", "Atari": "atari", "Ant-v4": "mujoco", "Mujoco": "mujoco"}
-for _module in sorted({m for f, m in _TASK_MODULES.items() if f in _envpool.families()}):
-    importlib.import_module(f"envpool.tasks.{_module}")
+# Each task table is loaded only when its families were compiled in (the
+# Atari and MuJoCo families are build options); the value is one of them.
+_TASK_MODULES = {"classic_control": "CartPole", "atari": "Atari", "mujoco": "Ant-v4"}
+for _module, _family in _TASK_MODULES.items():
+    if _family in _envpool.families():
+        importlib.import_module(f"envpool.tasks.{_module}")
 
 _ENV_TYPES = ("gymnasium", "gym", "dm")
 
