@@ -248,7 +248,6 @@ struct Params {
 
 Params ReadParams(const TaskDef& def, const Config& c) {
   Params p;
-  const bool v5 = def.version >= 5;
   p.xml_path = ResolveXml(GetString(c, "xml_file", def.xml_file),
                           GetString(c, "assets_dir", ""));
   double fs = GetNumber(c, "frame_skip", def.frame_skip);
@@ -274,7 +273,8 @@ Params ReadParams(const TaskDef& def, const Config& c) {
   if (c.Has("main_body")) p.main_body = c.At("main_body");
   switch (def.task) {
     case Task::kHumanoidStandup:
-      // v4 hard codes these; v5 names them.
+      // v4 hard codes these; v5 names them. Like gymnasium's v5,
+      // uph_cost_weight is accepted but does not enter the reward.
       p.ctrl_cost_weight = GetNumber(c, "ctrl_cost_weight", 0.1);
       p.contact_cost_weight = GetNumber(c, "impact_cost_weight", 5e-7);
       p.contact_cost_range =
@@ -312,7 +312,6 @@ Params ReadParams(const TaskDef& def, const Config& c) {
       p.reset_noise_scale = GetNumber(c, "reset_noise_scale", 0.0);
       break;
   }
-  (void)v5;
   return p;
 }
 
