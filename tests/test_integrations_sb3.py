@@ -15,8 +15,10 @@ from envpool.integrations.sb3 import SB3VecEnv  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def _one_torch_thread():
+def _one_torch_thread(tmp_path, monkeypatch):
     import torch
+
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # SB3's logger makes a folder, else in /tmp
 
     n = torch.get_num_threads()
     torch.set_num_threads(1)
