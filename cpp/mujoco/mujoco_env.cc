@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -250,10 +251,12 @@ Params ReadParams(const TaskDef& def, const Config& c) {
   Params p;
   p.xml_path = ResolveXml(GetString(c, "xml_file", def.xml_file),
                           GetString(c, "assets_dir", ""));
-  double fs = GetNumber(c, "frame_skip", def.frame_skip);
-  if (!(fs >= 1) || fs != std::floor(fs) || fs > 1e6)
-    throw std::invalid_argument("frame_skip must be a positive integer, got " +
-                                std::to_string(fs));
+  const double fs = GetNumber(c, "frame_skip", def.frame_skip);
+  if (!(fs >= 1) || fs != std::floor(fs) || fs > 1e6) {
+    std::ostringstream msg;
+    msg << "frame_skip must be a positive integer, got " << fs;
+    throw std::invalid_argument(msg.str());
+  }
   p.frame_skip = static_cast<int>(fs);
   p.forward_reward_weight = GetNumber(c, "forward_reward_weight", 1.0);
   p.terminate_when_unhealthy = GetBool(c, "terminate_when_unhealthy", true);
