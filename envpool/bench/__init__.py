@@ -67,6 +67,7 @@ JSON schema (``--json PATH``), ``"schema": "envpool-bench/1"``::
         "us_per_call":  {"median": float, "min": float, "max": float, "runs": [float]} | null,
         "ratio_to_baseline": {"median": float, "min": float, "max": float,
                               "per_round": [float]} | null,
+        "setup_s": float|null,              # median untimed setup (imports, make, reset)
         "versions": {"python": str, "numpy": str, "envpool": str, ...} | null,
         "errors": [str]                     # failed rounds, if any
       }, ...]

@@ -30,6 +30,9 @@ BUILTIN_ENGINES = ("envpool", "gymnasium-sync", "gymnasium-async", "ale-vector",
 DEFAULT_ENGINES = ("envpool", "gymnasium-sync", "ale-vector", "raw")
 DEFAULT_TASKS = ("CartPole-v1", "Pong-v5")
 DEFAULT_NUM_ENVS = (1, 8, 64)
+# the no-argument run keeps to about a minute: emulators are slow to construct
+# and reset, so Atari/MuJoCo stop at 8 envs there
+QUICK_NUM_ENVS = {"atari": (1, 8), "mujoco": (1, 8)}
 
 
 class UsageError(Exception):
@@ -429,7 +432,13 @@ def _engines(args: argparse.Namespace) -> list[str]:
     return list(dict.fromkeys(out))  # dedupe, keep order
 
 
-def _cases(args: argparse.Namespace, tasks: list[str], threads: int) -> list[Case]:
+def _cases(args: argparse.Namespace, tasks: dict[str, Task], threads: int) -> list[Case]:
+    if getattr(args, "quick", False):
+        return [
+            Case(t, n, n, max(1, min(threads, n)))
+            for t, task in tasks.items()
+            for n in QUICK_NUM_ENVS.get(task.kind, DEFAULT_NUM_ENVS)
+        ]
     nums = args.num_envs or list(DEFAULT_NUM_ENVS)
     if args.batch_size is None:
         batches = list(nums)
@@ -452,7 +461,7 @@ def _defaults(args: argparse.Namespace, registered: list[str]) -> None:
     default_run = not args.tasks
     if default_run:
         args.tasks = [t for t in DEFAULT_TASKS if t in registered] or ["CartPole-v1"]
-    quick = default_run and not args.num_envs
+    quick = args.quick = default_run and not args.num_envs and not args.batch_size
     args.seconds = args.seconds if args.seconds is not None else (0.5 if quick else 2.0)
     args.warmup = args.warmup if args.warmup is not None else (0.2 if quick else 0.5)
     args.repeats = args.repeats if args.repeats is not None else 3
@@ -494,7 +503,7 @@ def plan(args: argparse.Namespace) -> tuple[list[str], dict[str, Task], list[Cas
                 raise UsageError(str(e)) from None
         # known only to another interpreter: take its frame_skip
         t.frame_skip = probes[known[0]]["tasks"][t.task_id]["frame_skip"]
-    cases = _cases(args, list(tasks), args.num_threads)
+    cases = _cases(args, tasks, args.num_threads)
     avail = Availability(tasks, probes)
     if len(engines) == 1:
         (engine,) = engines
@@ -571,6 +580,7 @@ def _result(engine: str, c: Case, t: Task, reason: str | None, runs: list[dict],
         "frames_per_s": None,
         "us_per_call": None,
         "ratio_to_baseline": None,
+        "setup_s": None,
         "versions": None,
         "errors": [],
     }
@@ -587,6 +597,8 @@ def _result(engine: str, c: Case, t: Task, reason: str | None, runs: list[dict],
         return out
     out["steps_per_s"] = s
     out["frames_per_s"] = {k: s[k] * t.frame_skip for k in ("median", "min", "max")}
+    setup = summary([r.get("setup_s") if "error" not in r else None for r in runs])
+    out["setup_s"] = setup["median"] if setup else None
     lat = summary([r.get("us_per_call") if "error" not in r else None for r in runs])
     if lat is not None:
         out["us_per_call"] = lat

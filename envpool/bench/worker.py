@@ -34,6 +34,7 @@ import time
 
 import numpy as np
 
+_T0 = time.perf_counter()  # ~process start: setup_s is measured from here
 RESULT_TAG = "@@envpool-bench-result@@ "
 NUM_ACTION_BATCHES = 64
 
@@ -72,6 +73,7 @@ def _space_batches(space, batch: int, rng: np.random.Generator) -> list:
 def _time_loop(call, steps_per_call: int, warmup: float, seconds: float) -> dict:
     """Call ``call(i)`` repeatedly: ``warmup`` s untimed, then ``seconds`` s timed."""
     clock = time.perf_counter
+    setup = clock() - _T0
     i = 0
     end = clock() + warmup
     while clock() < end:
@@ -94,6 +96,7 @@ def _time_loop(call, steps_per_call: int, warmup: float, seconds: float) -> dict
         "elapsed": elapsed,
         "steps_per_s": steps / elapsed if elapsed > 0 else 0.0,
         "us_per_call": 1e6 * elapsed / calls if calls else None,
+        "setup_s": setup,
     }
 
 
