@@ -449,3 +449,35 @@ def test_speed_vs_raw_ceiling(task_id):
     raw = np.median([_steps_per_cpu_second_raw(task_id) for _ in range(3)])
     eng = np.median([_steps_per_cpu_second_engine(task_id) for _ in range(3)])
     assert eng >= 0.75 * raw, (task_id, eng, raw)
+
+
+def test_same_step_autoreset_alignment():
+    """same_step mode: final_obs is gymnasium's terminal obs, obs the new episode's."""
+    task_id = "Hopper-v5"
+    env = envpool.make(
+        task_id, env_type="gymnasium", num_envs=2, seed=1, expose_state=True, autoreset_mode="same_step"
+    )
+    obs, info = env.reset()
+    gyms = []
+    for i in range(2):
+        g = make_gym(task_id)
+        g.reset(seed=i)
+        sync_gym(g, task_id, obs[i], info, i)
+        gyms.append(g)
+    rng = np.random.default_rng(0)
+    resets = 0
+    for t in range(300):
+        act = rng.uniform(-1, 1, (2, 3)).astype(np.float32)
+        obs, rew, term, trunc, info = env.step(act)
+        for i in range(2):
+            og, rg, tg, _, _ = gyms[i].step(act[i])
+            assert abs(float(rew[i]) - float(rg)) <= ATOL and bool(term[i]) == tg
+            if term[i] or trunc[i]:
+                assert_close(info["final_obs"][i], og, f"final obs env {i} step {t}")
+                gyms[i].reset()
+                sync_gym(gyms[i], task_id, obs[i], info, i)
+                resets += 1
+            else:
+                assert_close(obs[i], og, f"obs env {i} step {t}")
+    assert resets >= 2
+    env.close()
