@@ -103,6 +103,11 @@ def test_fidelity_grayscale(game: str) -> None:
         assert terminations > 0  # the terminal-step handling is exercised
 
 
+def test_fidelity_tall_screen() -> None:
+    # Adventure's screen is 250x160, not 210x160.
+    run_against_reference("Adventure", 300)
+
+
 @pytest.mark.parametrize("game", ["Pong", "Breakout"])
 def test_fidelity_rgb(game: str) -> None:
     run_against_reference(game, 2000, gray=False)

@@ -282,12 +282,6 @@ class AtariEnv : public Env {
                               ale::PLAYER_A_FIRE) != action_set_.end();
     }
     const int c = opt_.channels();
-    raw_size_ = static_cast<std::size_t>(kScreenHeight) * kScreenWidth;
-    for (auto& b : raw_) b.assign(raw_size_ * c, 0);
-    resizer_ = Resizer(kScreenHeight, kScreenWidth, opt_.img_height,
-                       opt_.img_width,
-                       opt_.use_inter_area_resize ? Interp::kArea
-                                                  : Interp::kLinear);
     plane_ = static_cast<std::size_t>(opt_.img_height) * opt_.img_width;
     frame_ = plane_ * c;
     stack_.assign(frame_ * opt_.stack_num, 0);
@@ -381,12 +375,16 @@ class AtariEnv : public Env {
     LoadAle(ale_.get(), opt_, seed);
     loaded_ = true;
     continue_game_ = false;
+    // Most games are 210x160, a few (e.g. Adventure) are taller.
     const auto& scr = ale_->getScreen();
-    if (static_cast<int>(scr.height()) != kScreenHeight ||
-        static_cast<int>(scr.width()) != kScreenWidth) {
-      throw std::runtime_error("Atari: unexpected ALE screen size " +
-                               std::to_string(scr.height()) + "x" +
-                               std::to_string(scr.width()));
+    const int h = static_cast<int>(scr.height());
+    const int w = static_cast<int>(scr.width());
+    if (h != resizer_.src_h() || w != resizer_.src_w()) {
+      raw_size_ = static_cast<std::size_t>(h) * w;
+      for (auto& b : raw_) b.assign(raw_size_ * opt_.channels(), 0);
+      resizer_ = Resizer(h, w, opt_.img_height, opt_.img_width,
+                         opt_.use_inter_area_resize ? Interp::kArea
+                                                    : Interp::kLinear);
     }
     BuildPalette();
   }
@@ -446,7 +444,6 @@ class AtariEnv : public Env {
 
   Options opt_;
   std::unique_ptr<ale::ALEInterface> ale_;
-  static constexpr int kScreenHeight = 210, kScreenWidth = 160;
   bool loaded_ = false;
   ale::ActionVect action_set_;
   bool fire_reset_ = false;
