@@ -261,3 +261,23 @@ def test_dm_discount_zero_on_termination() -> None:
             break
     assert ts.step_type[0] == dm_env.StepType.LAST
     assert ts.discount[0] == 0.0
+
+
+def test_results_are_views_that_outlive_the_pool() -> None:
+    import gc
+
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, expose_state=True)
+    env.reset()
+    obs, rew, term, trunc, info = env.step(np.zeros(4, np.int32))
+    # Zero copy: views into the engine's batch memory, not arrays NumPy owns.
+    assert not obs.flags.owndata and not rew.flags.owndata and not info["env_id"].flags.owndata
+    assert type(obs.base).__name__ == "PyCapsule"
+    assert obs.base is rew.base is info["env_id"].base  # one batch, one owner
+    expected = obs.copy(), info["state"].copy()
+    later, *_ = env.step(np.zeros(4, np.int32))
+    assert not np.shares_memory(obs, later)  # each batch has its own memory
+    env.close()
+    del env, later
+    gc.collect()
+    np.testing.assert_array_equal(obs, expected[0])
+    np.testing.assert_array_equal(info["state"], expected[1])

@@ -3,6 +3,8 @@ batched pool keeps dm_env's conventions."""
 
 from __future__ import annotations
 
+import unittest
+
 import dm_env
 import numpy as np
 import pytest
@@ -87,3 +89,18 @@ def test_batched_pool_discount_dtype_matches_its_spec():
     assert ts.discount.dtype == pool.discount_spec().dtype
     assert ts.reward.dtype == pool.reward_spec().dtype
     pool.close()
+
+
+ATARI = "Breakout-v5" in envpool.list_all_envs()
+
+
+@unittest.skipUnless(ATARI, "no Atari tasks in this build")
+class BreakoutSingleEnvTest(test_utils.EnvironmentTestMixin, absltest.TestCase):
+    """Image observations (uint8 frame stack) and the Atari info fields."""
+
+    def make_object_under_test(self):
+        return DmSingleEnv("Breakout-v5", seed=0, max_episode_steps=30)
+
+    def make_action_sequence(self):
+        for i in range(70):
+            yield np.int32(i % 4)

@@ -280,3 +280,53 @@ def test_wrapper_stack(mode):
             assert (info["episode"]["l"][info["_episode"]] == 25).all()
     assert episodes == 2 * N
     envs.close()
+
+
+ATARI = "Breakout-v5" in envpool.list_all_envs()
+
+
+@pytest.mark.skipif(not ATARI, reason="no Atari tasks in this build")
+@pytest.mark.parametrize("mode", MODES)
+def test_atari_episode_statistics_are_game_scores(mode):
+    """Whole games (episodic_life=False) with raw scores (reward_clip=False): the
+    wrapper's returns match our count, and a terminated game has no lives left."""
+    envs = envpool.make(
+        "Breakout-v5", env_type="gymnasium", num_envs=N, seed=3, autoreset_mode=mode,
+        episodic_life=False, reward_clip=False, max_episode_steps=150,
+    )  # fmt: skip
+    envs = vw.RecordEpisodeStatistics(envs)
+    counter = EpisodeCounter(N, mode)
+    rng = np.random.default_rng(3)
+    envs.reset(seed=3)
+    recorded = []
+    n_term = 0
+    for _ in range(330):
+        _, reward, terminated, truncated, info = envs.step(rng.integers(0, 4, N))
+        np.testing.assert_array_equal(reward, info["reward"])
+        done = counter.step(reward, terminated, truncated)
+        if done.any():
+            last_info = info["final_info"] if mode == "same_step" else info
+            for i in np.flatnonzero(done):
+                recorded.append((int(i), float(info["episode"]["r"][i]), int(info["episode"]["l"][i])))
+                if terminated[i]:
+                    n_term += 1
+                    assert last_info["lives"][i] == 0 and last_info["terminated"][i]
+    assert recorded == counter.episodes and len(recorded) >= N
+    assert n_term > 0
+    envs.close()
+
+
+@pytest.mark.skipif(not ATARI, reason="no Atari tasks in this build")
+def test_atari_reward_clip_and_episodic_life_flags():
+    envs = envpool.make("Breakout-v5", env_type="gymnasium", num_envs=N, seed=4, episodic_life=True, reward_clip=True)
+    envs.reset(seed=4)
+    rng = np.random.default_rng(4)
+    life_losses = 0
+    for _ in range(200):
+        _, reward, terminated, truncated, info = envs.step(rng.integers(0, 4, N))
+        np.testing.assert_array_equal(reward, np.sign(info["reward"]))
+        # a lost life ends the training episode; info["terminated"] is the game's end
+        assert (terminated >= info["terminated"]).all()
+        life_losses += int((terminated & ~info["terminated"]).sum())
+    assert life_losses > 0
+    envs.close()

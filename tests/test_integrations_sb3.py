@@ -142,3 +142,18 @@ def test_ppo_learns_cartpole():
     print(f"SB3 PPO CartPole-v1 30k steps: mean return of last {len(returns)} episodes = {np.mean(returns):.1f}")
     assert np.mean(returns) > 150
     venv.close()
+
+
+@pytest.mark.skipif("Breakout-v5" not in envpool.list_all_envs(), reason="no Atari tasks in this build")
+def test_ppo_cnn_policy_on_atari_short_budget():
+    """Channel-first uint8 frames go straight to SB3's CnnPolicy (no VecTransposeImage)."""
+    venv = VecMonitor(SB3VecEnv("Breakout-v5", num_envs=2, seed=0, episodic_life=True, reward_clip=True))
+    assert venv.observation_space.shape == (4, 84, 84)
+    model = PPO("CnnPolicy", venv, n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu")
+    assert model.get_env() is not None
+    model.learn(total_timesteps=64)
+    assert model.num_timesteps >= 64
+    obs, _, dones, infos = venv.step(np.zeros(2, dtype=np.int64))
+    assert obs.shape == (2, 4, 84, 84) and obs.dtype == np.uint8
+    assert {"lives", "reward", "terminated", "env_id"} <= set(infos[0])
+    venv.close()
