@@ -78,7 +78,7 @@ def test_cleanrl_ppo_atari_envpool_runs_unmodified(legacy_python, tmp_path):
         pytest.skip("no Atari task registered in this build")
     locate = _run(
         legacy_python,
-        ["-c", "import cleanrl, os; print(os.path.join(os.path.dirname(cleanrl.__file__), 'ppo_atari_envpool.py'))"],
+        ["-c", "import importlib.util as u; print(u.find_spec('cleanrl.ppo_atari_envpool').origin)"],
         tmp_path,
     )
     assert locate.returncode == 0, locate.stderr[-2000:]
