@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -12,7 +13,7 @@ import pytest
 
 import envpool
 from envpool.bench import stats
-from envpool.bench.cli import Case, format_table, main
+from envpool.bench.cli import Case, build_parser, format_table, main, plan
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["-s", "0.1", "-w", "0.02", "-r", "1", "--no-progress"]
@@ -97,12 +98,12 @@ def _check_schema(report: dict) -> None:
 
 
 def test_end_to_end_table_json_png(tmp_path):
-    pytest.importorskip("matplotlib")
+    has_mpl = importlib.util.find_spec("matplotlib") is not None  # the bench extra; should be in the test env
     out_json, out_png = tmp_path / "b.json", tmp_path / "b.png"
     tasks = ["CartPole-v1"] + [t for t in ("Pong-v5",) if _has(t)]
     p = _bench(
-        *tasks, "-n", "1", "4", "-b", "1", "2", "-t", "2", "-e", "envpool", "gymnasium-sync", "raw",
-        "--json", str(out_json), "--plot", str(out_png), *TINY,
+        *tasks, "-n", "1", "4", "-b", "1", "2", "-t", "2", "-e", "envpool", "gymnasium-sync", "gymnasium-async", "raw",
+        "--json", str(out_json), *(["--plot", str(out_png)] if has_mpl else []), *TINY,
     )  # fmt: skip
     assert p.returncode == 0, p.stderr
     assert "steps/s" in p.stdout and "x envpool" in p.stdout and "machine:" in p.stdout
@@ -115,11 +116,14 @@ def test_end_to_end_table_json_png(tmp_path):
     assert rows[("CartPole-v1", 4, 2, "envpool")]["status"] == "ok"  # async
     assert rows[("CartPole-v1", 1, 1, "gymnasium-sync")]["status"] == "ok"
     assert rows[("CartPole-v1", 4, 2, "gymnasium-sync")]["status"] == "n/a"  # no async mode
+    assert rows[("CartPole-v1", 1, 1, "gymnasium-async")]["status"] == "ok"
     assert rows[("CartPole-v1", 1, 1, "raw")]["status"] == "n/a"  # no raw ceiling for classic control
     if "Pong-v5" in tasks:
         pong = rows[("Pong-v5", 1, 1, "envpool")]
         assert pong["frame_skip"] == 4 and pong["status"] == "ok"
         assert rows[("Pong-v5", 1, 1, "raw")]["status"] == "ok"
+    if not has_mpl:
+        pytest.skip("matplotlib missing: table and JSON checked, PNG not")
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -166,6 +170,19 @@ def test_bad_arguments_one_line_exit_2(args, capsys):
     assert main([*args, "--no-progress"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("envpool-bench: error:") and "\n" not in err and "Traceback" not in err
+
+
+def test_default_run_plan():
+    """No arguments: a short run of CartPole-v1 (+ Pong-v5 when Atari is built)."""
+    args = build_parser().parse_args([])
+    args.argv = []
+    engines, tasks, cases, avail, probes = plan(args)
+    assert engines[0] == "envpool" and args.baseline == "envpool"
+    assert "CartPole-v1" in tasks and ("Pong-v5" in tasks) == _has("Pong-v5")
+    assert args.seconds <= 1 and args.repeats >= 3
+    assert {c.num_envs for c in cases if c.task == "CartPole-v1"} == {1, 8, 64}
+    assert all(c.mode == "sync" for c in cases)
+    assert avail.reason("envpool", cases[0]) is None
 
 
 def test_bad_arguments_subprocess():
