@@ -372,13 +372,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("tasks", nargs="*", metavar="TASK", help="task ids (default: CartPole-v1 [+ Pong-v5])")
     p.add_argument(
-        "-n", "--num-envs", nargs="+", type=int, metavar="N", help="num_envs values (default: 1 8 64)"
+        "-n", "--num-envs", nargs="+", metavar="N", help="num_envs values (default: 1 8 64)"
     )
     p.add_argument(
         "-b",
         "--batch-size",
         nargs="+",
-        type=int,
         metavar="B",
         help="batch sizes, one per --num-envs value or one for all (default: = num_envs, "
         "i.e. sync; batch_size < num_envs is async)",
@@ -457,7 +456,27 @@ def _cases(args: argparse.Namespace, tasks: dict[str, Task], threads: int) -> li
     return [Case(t, n, b, max(1, min(threads, n))) for t in tasks for n, b in pairs]
 
 
+def _split_ints(args: argparse.Namespace) -> None:
+    """``-n 8 64 CartPole-v1``: the task ids after a number list are tasks, not numbers."""
+    for name in ("num_envs", "batch_size"):
+        values = getattr(args, name)
+        if values is None:
+            continue
+        ints: list[int] = []
+        for k, v in enumerate(values):
+            try:
+                ints.append(int(v))
+            except ValueError:
+                if not ints or not any(c.isalpha() for c in v):
+                    flag = "--" + name.replace("_", "-")
+                    raise UsageError(f"argument {flag}: invalid int value: {v!r}") from None
+                args.tasks.extend(values[k:])
+                break
+        setattr(args, name, ints)
+
+
 def _defaults(args: argparse.Namespace, registered: list[str]) -> None:
+    _split_ints(args)
     default_run = not args.tasks
     if default_run:
         args.tasks = [t for t in DEFAULT_TASKS if t in registered] or ["CartPole-v1"]
