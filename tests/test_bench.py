@@ -209,3 +209,21 @@ def test_table_marks_missing_engines():
     table = format_table(report)
     assert "2M" in table and "8M" in table and "12.5" in table and "1.00" in table
     assert "n/a" in table and "no raw ceiling" in table
+
+
+def test_issue2_throughput_script(tmp_path):
+    """benchmarks/throughput.py runs the worker by path; its own interpreter as the 'other' one."""
+    out_json = tmp_path / "t.json"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    p = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "throughput.py"), "--seconds", "0.05", "--warmup", "0",
+         "--repeats", "1", "--python", sys.executable, "--json", str(out_json)],
+        capture_output=True, text=True, timeout=60, cwd=ROOT, env=env,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    assert "n=256 b=128 async" in p.stdout and "x ours" in p.stdout
+    results = json.loads(out_json.read_text())["results"]
+    assert len(results) == 8 and all(r["steps_per_s"] and not r["errors"] for r in results), results
+    latency = [r for r in results if r["num_envs"] == 1]
+    assert all(r["us_per_call"] and r["num_threads"] == 1 for r in latency)
