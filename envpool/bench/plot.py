@@ -23,6 +23,9 @@ def plot(report: dict, path: str) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter, ScalarFormatter
+
+    from envpool.bench.cli import short_engine
 
     tasks = report["settings"]["tasks"]
     fig, axes = plt.subplots(1, len(tasks), figsize=(6 * len(tasks), 4.5), squeeze=False)
@@ -31,7 +34,7 @@ def plot(report: dict, path: str) -> None:
         for r in report["results"]:
             if r["task"] != task or r["status"] != "ok":
                 continue
-            label = r["engine"] + (" (async)" if r["mode"] == "async" else "")
+            label = short_engine(r["engine"]) + (f" (async, batch {r['batch_size']})" if r["mode"] == "async" else "")
             s = r["steps_per_s"]
             series[label].append((r["num_envs"], s["median"], s["min"], s["max"]))
         for label, pts in series.items():
@@ -41,6 +44,11 @@ def plot(report: dict, path: str) -> None:
             err = [[p[1] - p[2] for p in pts], [p[3] - p[1] for p in pts]]
             ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=label)
         ax.set_xscale("log", base=2)
+        xs = sorted({p[0] for pts in series.values() for p in pts})
+        if xs:
+            ax.set_xticks(xs)
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_yscale("log")
         ax.set_xlabel("num_envs")
         ax.set_ylabel("steps/s (median, min-max)")
