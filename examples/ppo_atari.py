@@ -56,7 +56,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--num-threads", type=int, default=0, help="envpool worker threads (0: one per core)")
     p.add_argument("--torch-threads", type=int, default=0, help="0: torch's default")
     p.add_argument("--device", default="cpu")
-    p.add_argument("--log-every", type=int, default=1, help="print every N iterations (0: never)")
+    p.add_argument(
+        "--log-every",
+        type=int,
+        default=1,
+        help="print every episode, and a summary every N iterations (0: only the final JSON)",
+    )
+    p.add_argument("--logdir", default=None, help="write TensorBoard scalars here (needs tensorboard)")
     return p.parse_args(argv)
 
 
@@ -112,6 +118,16 @@ def make_envs(args: argparse.Namespace) -> gym.vector.VectorEnv:
     return gym.wrappers.vector.RecordEpisodeStatistics(envs)
 
 
+def make_writer(args: argparse.Namespace):
+    if not args.logdir:
+        return None
+    from torch.utils.tensorboard import SummaryWriter
+
+    writer = SummaryWriter(args.logdir)
+    writer.add_text("hyperparameters", "\n".join(f"{k}: {v}" for k, v in vars(args).items()))
+    return writer
+
+
 def train(args: argparse.Namespace) -> dict:
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -121,6 +137,7 @@ def train(args: argparse.Namespace) -> dict:
     device = torch.device(args.device)
 
     envs = make_envs(args)
+    writer = make_writer(args)
     assert isinstance(envs.single_action_space, gym.spaces.Discrete), "only discrete actions"
     obs_shape = envs.single_observation_space.shape
     agent = Agent(obs_shape[0], int(envs.single_action_space.n)).to(device)
@@ -184,7 +201,11 @@ def train(args: argparse.Namespace) -> dict:
                     ep_r, ep_l = float(info["episode"]["r"][i]), int(info["episode"]["l"][i])
                     returns_log.append((global_step, ep_r, ep_l))
                     recent.append(ep_r)
-                    print(f"global_step={global_step}, episodic_return={ep_r}, episodic_length={ep_l}")
+                    if args.log_every:
+                        print(f"global_step={global_step}, episodic_return={ep_r}, episodic_length={ep_l}")
+                    if writer is not None:
+                        writer.add_scalar("charts/episodic_return", ep_r, global_step)
+                        writer.add_scalar("charts/episodic_length", ep_l, global_step)
 
         with torch.no_grad():
             next_value = agent.get_value(next_obs.float()).flatten()
@@ -226,12 +247,18 @@ def train(args: argparse.Namespace) -> dict:
                 nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
                 optimizer.step()
 
+        sps = int(global_step / (time.time() - start))
+        mean = np.mean(recent) if recent else float("nan")
+        if writer is not None:
+            writer.add_scalar("charts/SPS", sps, global_step)
+            writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
+            writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
         if args.log_every and iteration % args.log_every == 0:
-            sps = int(global_step / (time.time() - start))
-            mean = np.mean(recent) if recent else float("nan")
             print(f"iter={iteration}/{num_iterations} global_step={global_step} mean_return({len(recent)})={mean:.1f} SPS={sps}")
 
     envs.close()
+    if writer is not None:
+        writer.close()
     return {
         "env_id": args.env_id,
         "seed": args.seed,

@@ -53,7 +53,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="stop once the rolling mean of episodic returns reaches this",
     )
-    p.add_argument("--log-every", type=int, default=10, help="print every N iterations (0: never)")
+    p.add_argument(
+        "--log-every",
+        type=int,
+        default=10,
+        help="print every episode, and a summary every N iterations (0: only the final JSON)",
+    )
+    p.add_argument("--logdir", default=None, help="write TensorBoard scalars here (needs tensorboard)")
     return p.parse_args(argv)
 
 
@@ -104,6 +110,16 @@ def make_envs(args: argparse.Namespace) -> gym.vector.VectorEnv:
     return gym.wrappers.vector.RecordEpisodeStatistics(envs)
 
 
+def make_writer(args: argparse.Namespace):
+    if not args.logdir:
+        return None
+    from torch.utils.tensorboard import SummaryWriter
+
+    writer = SummaryWriter(args.logdir)
+    writer.add_text("hyperparameters", "\n".join(f"{k}: {v}" for k, v in vars(args).items()))
+    return writer
+
+
 def train(args: argparse.Namespace) -> dict:
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -111,6 +127,7 @@ def train(args: argparse.Namespace) -> dict:
     torch.set_num_threads(args.torch_threads)
 
     envs = make_envs(args)
+    writer = make_writer(args)
     assert isinstance(envs.single_action_space, gym.spaces.Discrete), "only discrete actions"
     obs_dim = int(np.prod(envs.single_observation_space.shape))
     agent = Agent(obs_dim, int(envs.single_action_space.n))
@@ -166,12 +183,15 @@ def train(args: argparse.Namespace) -> dict:
             next_obs = torch.as_tensor(next_obs_np, dtype=torch.float32)
 
             if "episode" in info:
-                done_mask = info["_episode"]
-                for r in info["episode"]["r"][done_mask]:
-                    recent.append(float(r))
+                for i in np.flatnonzero(info["_episode"]):
+                    ep_r, ep_l = float(info["episode"]["r"][i]), int(info["episode"]["l"][i])
+                    recent.append(ep_r)
                     episodes += 1
-                    if args.log_every and episodes % 50 == 0:
-                        print(f"global_step={global_step}, episodic_return={r:.1f}")
+                    if args.log_every:
+                        print(f"global_step={global_step}, episodic_return={ep_r}")
+                    if writer is not None:
+                        writer.add_scalar("charts/episodic_return", ep_r, global_step)
+                        writer.add_scalar("charts/episodic_length", ep_l, global_step)
 
         # GAE. dones_buf[t] == 1 means obs_buf[t+1] starts a new episode.
         with torch.no_grad():
@@ -218,14 +238,21 @@ def train(args: argparse.Namespace) -> dict:
         curve.append((global_step, mean_ret))
         if recent and len(recent) == recent.maxlen:
             best_mean = max(best_mean, mean_ret)
+        sps = int(global_step / (time.time() - start))
+        if writer is not None:
+            writer.add_scalar("charts/mean_return", mean_ret, global_step)
+            writer.add_scalar("charts/SPS", sps, global_step)
+            writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
+            writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
         if args.log_every and iteration % args.log_every == 0:
-            sps = int(global_step / (time.time() - start))
             print(f"iter={iteration} global_step={global_step} mean_return({len(recent)})={mean_ret:.1f} SPS={sps}")
         if reached_at is None and args.target_return is not None and best_mean >= args.target_return:
             reached_at = global_step
             break
 
     envs.close()
+    if writer is not None:
+        writer.close()
     return {
         "env_id": args.env_id,
         "seed": args.seed,

@@ -6,6 +6,7 @@ summary as their last line.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -40,8 +41,6 @@ def run_example(name: str, *args: str, timeout: float = 600) -> dict:
 
 
 def _load_example(name: str):
-    import importlib.util
-
     spec = importlib.util.spec_from_file_location(name.removesuffix(".py"), EXAMPLES / name)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -80,11 +79,17 @@ def test_acme_style_loop_continuous_truncation():
 
 
 # -- PPO CartPole ---------------------------------------------------------------
-def test_ppo_cartpole_smoke():
-    out = run_example("ppo_cartpole.py", "--total-timesteps", "4096", "--num-envs", "4", "--seed", "0", "--log-every", "0")
+def test_ppo_cartpole_smoke(tmp_path):
+    args = ["--total-timesteps", "4096", "--num-envs", "4", "--seed", "0", "--log-every", "1"]
+    has_tb = importlib.util.find_spec("tensorboard") is not None
+    if has_tb:
+        args += ["--logdir", str(tmp_path / "tb")]
+    out = run_example("ppo_cartpole.py", *args)
     assert out["global_step"] == 4096
     assert out["episodes"] > 20
     assert np.isfinite(out["final_mean_return"])
+    if has_tb:
+        assert list((tmp_path / "tb").glob("events.out.tfevents.*"))
 
 
 @pytest.mark.slow
