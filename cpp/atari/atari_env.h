@@ -316,8 +316,7 @@ class AtariEnv : public Env {
         full = true;
       }
     }
-    Capture(raw_[0].data());
-    std::fill(raw_[1].begin(), raw_[1].end(), 0);
+    CapturePooled(nullptr);
     PushFrame(full);
     lives_ = ale_->lives();
     WriteOut(out, 0.0, false);
@@ -334,24 +333,25 @@ class AtariEnv : public Env {
     double reward = 0.0;
     bool game_over = false;
     const int fs = opt_.frame_skip;
+    // Frame pooling follows gymnasium's AtariPreprocessing: the frame before
+    // the last is kept (as palette indices), the last one is max-pooled
+    // with it into raw_ (the pooled frame). On a game over the loop stops
+    // early and the pooled frame stays as it was (it already dominates the
+    // reference's stale second buffer), except when the game ends on the
+    // very last frame, where the fresh frame before it is pooled in.
+    const bool pool = fs > 1;
     for (int t = 0; t < fs; ++t) {
       reward += ale_->act(act);
       if (ale_->game_over(false)) {
-        // As gymnasium's AtariPreprocessing: stop, keep the pooled buffers.
         game_over = true;
+        if (pool && t == fs - 1) MaxIntoPooled(prev_idx_.data());
         break;
       }
       if (t == fs - 2) {
-        Capture(raw_[1].data());
+        std::memcpy(prev_idx_.data(), ale_->getScreen().getArray(), raw_size_);
       } else if (t == fs - 1) {
-        Capture(raw_[0].data());
+        CapturePooled(pool ? prev_idx_.data() : nullptr);
       }
-    }
-    if (fs > 1) {
-      uint8_t* p0 = raw_[0].data();
-      const uint8_t* p1 = raw_[1].data();
-      const std::size_t n = raw_[0].size();
-      for (std::size_t i = 0; i < n; ++i) p0[i] = std::max(p0[i], p1[i]);
     }
     PushFrame(false);
     const int lives = ale_->lives();
@@ -381,7 +381,8 @@ class AtariEnv : public Env {
     const int w = static_cast<int>(scr.width());
     if (h != resizer_.src_h() || w != resizer_.src_w()) {
       raw_size_ = static_cast<std::size_t>(h) * w;
-      for (auto& b : raw_) b.assign(raw_size_ * opt_.channels(), 0);
+      raw_.assign(raw_size_ * opt_.channels(), 0);
+      prev_idx_.assign(raw_size_, 0);
       resizer_ = Resizer(h, w, opt_.img_height, opt_.img_width,
                          opt_.use_inter_area_resize ? Interp::kArea
                                                     : Interp::kLinear);
@@ -400,19 +401,52 @@ class AtariEnv : public Env {
     for (int i = 0; i < 256; ++i) {
       for (int ch = 0; ch < 3; ++ch) rgb_lut_[ch][i] = rgb[3 * i + ch];
     }
+    if (opt_.gray_scale) {
+      max_lut_.resize(256 * 256);
+      for (int a = 0; a < 256; ++a) {
+        for (int b = 0; b < 256; ++b) {
+          max_lut_[(a << 8) | b] = std::max(gray_lut_[a], gray_lut_[b]);
+        }
+      }
+    }
   }
 
-  // The current screen, as planes (gray, or R, G, B) into dst.
-  void Capture(uint8_t* dst) {
+  // raw_ = the current screen as planes (gray, or R, G, B); with `prev`
+  // (palette indices of the previous frame), the elementwise max of both.
+  void CapturePooled(const uint8_t* prev) {
     const uint8_t* src = ale_->getScreen().getArray();
+    uint8_t* dst = raw_.data();
     if (opt_.gray_scale) {
-      const uint8_t* lut = gray_lut_;
-      for (std::size_t i = 0; i < raw_size_; ++i) dst[i] = lut[src[i]];
-    } else {
-      for (int ch = 0; ch < 3; ++ch) {
-        const uint8_t* lut = rgb_lut_[ch];
-        uint8_t* d = dst + ch * raw_size_;
+      if (prev == nullptr) {
+        for (std::size_t i = 0; i < raw_size_; ++i) dst[i] = gray_lut_[src[i]];
+      } else {
+        const uint8_t* mx = max_lut_.data();
+        for (std::size_t i = 0; i < raw_size_; ++i) {
+          dst[i] = mx[(static_cast<std::size_t>(src[i]) << 8) | prev[i]];
+        }
+      }
+      return;
+    }
+    for (int ch = 0; ch < 3; ++ch) {
+      const uint8_t* lut = rgb_lut_[ch];
+      uint8_t* d = dst + ch * raw_size_;
+      if (prev == nullptr) {
         for (std::size_t i = 0; i < raw_size_; ++i) d[i] = lut[src[i]];
+      } else {
+        for (std::size_t i = 0; i < raw_size_; ++i) {
+          d[i] = std::max(lut[src[i]], lut[prev[i]]);
+        }
+      }
+    }
+  }
+
+  // raw_ = max(raw_, colours of the palette-index frame `idx`).
+  void MaxIntoPooled(const uint8_t* idx) {
+    for (int ch = 0; ch < opt_.channels(); ++ch) {
+      const uint8_t* lut = opt_.gray_scale ? gray_lut_ : rgb_lut_[ch];
+      uint8_t* d = raw_.data() + ch * raw_size_;
+      for (std::size_t i = 0; i < raw_size_; ++i) {
+        d[i] = std::max(d[i], lut[idx[i]]);
       }
     }
   }
@@ -421,7 +455,7 @@ class AtariEnv : public Env {
   void PushFrame(bool fill_all) {
     uint8_t* slot = stack_.data() + frame_ * head_;
     for (int ch = 0; ch < opt_.channels(); ++ch) {
-      resizer_.Run(raw_[0].data() + ch * raw_size_, slot + ch * plane_);
+      resizer_.Run(raw_.data() + ch * raw_size_, slot + ch * plane_);
     }
     head_ = (head_ + 1) % opt_.stack_num;  // head_ is now the oldest slot
     if (fill_all) {
@@ -450,7 +484,9 @@ class AtariEnv : public Env {
   bool continue_game_ = false;
   int lives_ = 0;
   std::size_t raw_size_ = 0, plane_ = 0, frame_ = 0;
-  std::vector<uint8_t> raw_[2];
+  std::vector<uint8_t> raw_;       // the pooled frame, as planes
+  std::vector<uint8_t> prev_idx_;  // palette indices of frame fs-2
+  std::vector<uint8_t> max_lut_;   // gray: max of two palette indices
   uint8_t gray_lut_[256] = {};
   uint8_t rgb_lut_[3][256] = {};
   Resizer resizer_;

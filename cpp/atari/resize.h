@@ -23,6 +23,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace envpool::atari {
 
 enum class Interp { kArea, kLinear };
@@ -65,7 +69,23 @@ class Resizer {
         mode_ = Mode::kAreaGeneric;
         BuildAreaTable(src_w, dst_w, sx, &xtab_);
         BuildAreaTable(src_h, dst_h, sy, &ytab_);
-        fbuf_.assign(dst_w, 0.f);
+        // The taps of one destination column are consecutive source pixels
+        // (in table order): store a start and ntaps_ weights per column,
+        // padded with zero weights (adding 0*x leaves a sum unchanged).
+        std::vector<int> count(dst_w, 0);
+        for (const Tap& t : xtab_) ++count[t.di];
+        ntaps_ = *std::max_element(count.begin(), count.end());
+        xstart_.assign(dst_w, -1);
+        xw_.assign(static_cast<std::size_t>(dst_w) * ntaps_, 0.f);
+        std::fill(count.begin(), count.end(), 0);
+        for (const Tap& t : xtab_) {
+          if (xstart_[t.di] < 0) xstart_[t.di] = t.si;
+          xw_[static_cast<std::size_t>(t.di) * ntaps_ + count[t.di]++] = t.w;
+        }
+        // Source rows as floats, 4 rows interleaved, zero-padded at the end.
+        f4_.assign(static_cast<std::size_t>(src_w + ntaps_) * 4, 0.f);
+        t4_.assign(static_cast<std::size_t>(dst_w) * 4, 0.f);
+        hbuf_.assign(static_cast<std::size_t>(src_h) * dst_w, 0.f);
         fsum_.assign(dst_w, 0.f);
       }
       return;
@@ -142,8 +162,26 @@ class Resizer {
 
   static uint8_t RoundToU8(float v) {
     // cvRound: round half to even (default FP rounding mode), then saturate.
+#if defined(__SSE2__)
+    int r = _mm_cvtss_si32(_mm_set_ss(v));
+#else
     long r = std::lrint(v);
+#endif
     return static_cast<uint8_t>(r < 0 ? 0 : (r > 255 ? 255 : r));
+  }
+
+  // dst[i] = RoundToU8(v[i]) for i < n.
+  static void RoundRow(const float* v, uint8_t* dst, int n) {
+    int i = 0;
+#if defined(__SSE2__)
+    for (; i + 8 <= n; i += 8) {
+      __m128i a = _mm_cvtps_epi32(_mm_loadu_ps(v + i));
+      __m128i b = _mm_cvtps_epi32(_mm_loadu_ps(v + i + 4));
+      __m128i p = _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_setzero_si128());
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(dst + i), p);
+    }
+#endif
+    for (; i < n; ++i) dst[i] = RoundToU8(v[i]);
   }
 
   static int16_t ToFixed(float v) {
@@ -223,32 +261,104 @@ class Resizer {
     }
   }
 
+  // Same operations, in the same order, as OpenCV's resizeArea_<uchar,
+  // float>: per source row a horizontal weighted sum (taps added in table
+  // order, from 0), then per destination row sum = b0*h0 (+ b1*h1 ...),
+  // rounded half to even. Every source row is resampled once up front
+  // (OpenCV recomputes rows shared by two destination rows: same values).
   void RunAreaGeneric(const uint8_t* src, uint8_t* dst) {
-    float* buf = fbuf_.data();
+    HorizontalArea(src);
     float* sum = fsum_.data();
     const int w = dst_w_;
     std::fill(sum, sum + w, 0.f);
     int prev_dy = 0;
     for (const Tap& ty : ytab_) {
-      const uint8_t* s = src + static_cast<std::size_t>(ty.si) * src_w_;
-      std::fill(buf, buf + w, 0.f);
-      for (const Tap& tx : xtab_) {
-        buf[tx.di] += static_cast<float>(s[tx.si]) * tx.w;
-      }
+      const float* buf = hbuf_.data() + static_cast<std::size_t>(ty.si) * w;
       const float beta = ty.w;
       if (ty.di != prev_dy) {
-        uint8_t* d = dst + static_cast<std::size_t>(prev_dy) * w;
-        for (int x = 0; x < w; ++x) {
-          d[x] = RoundToU8(sum[x]);
-          sum[x] = beta * buf[x];
-        }
+        RoundRow(sum, dst + static_cast<std::size_t>(prev_dy) * w, w);
+        for (int x = 0; x < w; ++x) sum[x] = beta * buf[x];
         prev_dy = ty.di;
       } else {
         for (int x = 0; x < w; ++x) sum[x] += beta * buf[x];
       }
     }
-    uint8_t* d = dst + static_cast<std::size_t>(prev_dy) * w;
-    for (int x = 0; x < w; ++x) d[x] = RoundToU8(sum[x]);
+    RoundRow(sum, dst + static_cast<std::size_t>(prev_dy) * w, w);
+  }
+
+  // hbuf_ row y = horizontal area resample of source row y.
+  void HorizontalArea(const uint8_t* src) {
+    const int w = dst_w_, sw = src_w_, k_n = ntaps_;
+    const float* xw = xw_.data();
+    const int* xs = xstart_.data();
+    int y = 0;
+#if defined(__SSE2__)
+    // Four source rows at a time, one SSE lane per row: lane r computes
+    // exactly the scalar sum for row y + r.
+    float* f4 = f4_.data();
+    float* t4 = t4_.data();
+    const __m128i zero = _mm_setzero_si128();
+    for (; y + 4 <= src_h_; y += 4) {
+      const uint8_t* r0 = src + static_cast<std::size_t>(y) * sw;
+      const uint8_t* r1 = r0 + sw;
+      const uint8_t* r2 = r1 + sw;
+      const uint8_t* r3 = r2 + sw;
+      int x = 0;
+      for (; x + 16 <= sw; x += 16) {
+        __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r0 + x));
+        __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r1 + x));
+        __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r2 + x));
+        __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r3 + x));
+        __m128i ab_lo = _mm_unpacklo_epi8(a, b), ab_hi = _mm_unpackhi_epi8(a, b);
+        __m128i cd_lo = _mm_unpacklo_epi8(c, d), cd_hi = _mm_unpackhi_epi8(c, d);
+        __m128i q[4] = {_mm_unpacklo_epi16(ab_lo, cd_lo), _mm_unpackhi_epi16(ab_lo, cd_lo),
+                        _mm_unpacklo_epi16(ab_hi, cd_hi), _mm_unpackhi_epi16(ab_hi, cd_hi)};
+        float* o = f4 + static_cast<std::size_t>(x) * 4;
+        for (int i = 0; i < 4; ++i) {  // q[i]: pixels x+4i .. x+4i+3, rows 0..3
+          __m128i lo = _mm_unpacklo_epi8(q[i], zero);
+          __m128i hi = _mm_unpackhi_epi8(q[i], zero);
+          _mm_storeu_ps(o + 16 * i + 0, _mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, zero)));
+          _mm_storeu_ps(o + 16 * i + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, zero)));
+          _mm_storeu_ps(o + 16 * i + 8, _mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, zero)));
+          _mm_storeu_ps(o + 16 * i + 12, _mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, zero)));
+        }
+      }
+      for (; x < sw; ++x) {
+        f4[4 * x + 0] = static_cast<float>(r0[x]);
+        f4[4 * x + 1] = static_cast<float>(r1[x]);
+        f4[4 * x + 2] = static_cast<float>(r2[x]);
+        f4[4 * x + 3] = static_cast<float>(r3[x]);
+      }
+      for (int dx = 0; dx < w; ++dx) {
+        const float* p = f4 + static_cast<std::size_t>(xs[dx]) * 4;
+        const float* wk = xw + static_cast<std::size_t>(dx) * k_n;
+        __m128 acc = _mm_mul_ps(_mm_loadu_ps(p), _mm_set1_ps(wk[0]));
+        for (int k = 1; k < k_n; ++k) {
+          acc = _mm_add_ps(acc, _mm_mul_ps(_mm_loadu_ps(p + 4 * k), _mm_set1_ps(wk[k])));
+        }
+        _mm_storeu_ps(t4 + 4 * dx, acc);
+      }
+      for (int r = 0; r < 4; ++r) {
+        float* h = hbuf_.data() + static_cast<std::size_t>(y + r) * w;
+        for (int dx = 0; dx < w; ++dx) h[dx] = t4[4 * dx + r];
+      }
+    }
+#endif
+    for (; y < src_h_; ++y) {
+      const uint8_t* s = src + static_cast<std::size_t>(y) * sw;
+      float* h = hbuf_.data() + static_cast<std::size_t>(y) * w;
+      for (int dx = 0; dx < w; ++dx) {
+        const float* wk = xw + static_cast<std::size_t>(dx) * k_n;
+        float acc = 0.f;
+        for (int k = 0; k < k_n; ++k) {
+          const int sx = xs[dx] + k;
+          // Padded taps (weight 0) may point past the row: they add 0.
+          const float v = sx < sw ? static_cast<float>(s[sx]) : 0.f;
+          acc += v * wk[k];
+        }
+        h[dx] = acc;
+      }
+    }
   }
 
   void HorizontalTwoTap(const uint8_t* s, int32_t* d) const {
@@ -321,7 +431,9 @@ class Resizer {
   float inv_area_ = 1.f;
   // Generic area.
   std::vector<Tap> xtab_, ytab_;
-  std::vector<float> fbuf_, fsum_;
+  int ntaps_ = 0;
+  std::vector<int> xstart_;
+  std::vector<float> xw_, f4_, t4_, hbuf_, fsum_;
   // Two-tap.
   std::vector<int> xofs_, yofs_;
   std::vector<int16_t> xalpha_, ybeta_;
