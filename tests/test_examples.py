@@ -19,6 +19,7 @@ import pytest
 import envpool
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="the PPO examples need torch")
 
 # PPO CartPole learning run: the budget and the bar.
 CARTPOLE_BUDGET = 200_000  # env steps per seed (8 envs x 128 steps x 195 iterations)
@@ -79,6 +80,7 @@ def test_acme_style_loop_continuous_truncation():
 
 
 # -- PPO CartPole ---------------------------------------------------------------
+@needs_torch
 def test_ppo_cartpole_smoke(tmp_path):
     args = ["--total-timesteps", "4096", "--num-envs", "4", "--seed", "0", "--log-every", "1"]
     has_tb = importlib.util.find_spec("tensorboard") is not None
@@ -92,6 +94,7 @@ def test_ppo_cartpole_smoke(tmp_path):
         assert list((tmp_path / "tb").glob("events.out.tfevents.*"))
 
 
+@needs_torch
 @pytest.mark.slow
 def test_ppo_cartpole_learns():
     """PPO reaches a mean episodic return >= 475 (20 episodes) within 200k env
@@ -116,6 +119,7 @@ def test_ppo_cartpole_learns():
 
 
 # -- PPO Atari ------------------------------------------------------------------
+@needs_torch
 @pytest.mark.slow
 def test_ppo_atari_runs_end_to_end():
     task = _atari_task()

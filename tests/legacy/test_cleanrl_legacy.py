@@ -76,6 +76,9 @@ def test_cleanrl_ppo_atari_envpool_runs_unmodified(legacy_python, tmp_path):
     task = next((t for t in ("Breakout-v5", "Pong-v5") if t in envpool.list_all_envs()), None)
     if task is None:
         pytest.skip("no Atari task registered in this build")
+    for module in ("torch", "tensorboard"):  # the script's own imports, taken from the main env
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"CleanRL's script needs {module} (test extra)")
     locate = _run(
         legacy_python,
         ["-c", "import importlib.util as u; print(u.find_spec('cleanrl.ppo_atari_envpool').origin)"],
