@@ -59,6 +59,10 @@ class DmEnvPool(PoolBase, dm_env.Environment):
             return _dm_spec(specs[0], "action")
         return {s[0][7:]: _dm_spec(s, s[0][7:]) for s in specs}
 
+    def discount_spec(self) -> dm_specs.BoundedArray:
+        """Discounts are float32 in [0, 1]."""
+        return dm_specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
+
     def reset(self, env_id: Any = None, seed: int | list[int] | None = None) -> dm_env.TimeStep:
         """Reset envs (all by default); reseeds when given a seed."""
         return self._package(self._pool.reset(env_id, seed))

@@ -281,3 +281,29 @@ def test_results_are_views_that_outlive_the_pool() -> None:
     gc.collect()
     np.testing.assert_array_equal(obs, expected[0])
     np.testing.assert_array_equal(info["state"], expected[1])
+
+
+def test_dict_observation_and_dict_action_through_the_binding() -> None:
+    from envpool import _envpool
+
+    pool = _envpool.Pool("Echo", {"num_envs": 3, "seed": 0})
+    obs, rew, term, trunc, _, info, _ = pool.reset()
+    assert set(obs) == {"pos", "last_pick"}
+    assert obs["pos"].shape == (3, 2) and obs["pos"].dtype == np.float64
+    np.testing.assert_array_equal(obs["last_pick"], -1)
+    assert info["seed_draw"].dtype == np.float32
+    move = np.array([[0.5, -0.5], [1, 1], [0, 0]], np.float32)
+    obs, rew, term, *_ = pool.step({"move": move, "pick": np.array([0, 3, 2])})
+    np.testing.assert_array_equal(obs["pos"], move)
+    np.testing.assert_array_equal(obs["last_pick"], [0, 3, 2])
+    np.testing.assert_array_equal(rew, [0, 3, 2])
+    np.testing.assert_array_equal(term, [False, True, False])
+    with pytest.raises(ValueError, match="missing key 'pick'"):
+        pool.step({"move": move, "other": np.zeros(3, np.int32)})
+    with pytest.raises(ValueError, match="exactly the keys"):
+        pool.step({"move": move})
+    with pytest.raises(TypeError, match="dict action"):
+        pool.step(move)
+    with pytest.raises(ValueError, match=r"action\['pick'\] 4"):
+        pool.step({"move": move, "pick": np.array([0, 4, 0])})
+    pool.step({"move": move, "pick": np.zeros(3, np.int64)})  # the pool still works

@@ -81,8 +81,6 @@ def test_batched_pool_fields_are_batched():
     pool.close()
 
 
-@pytest.mark.xfail(reason="engine: DmEnvPool returns float32 discounts but keeps dm_env's default "
-                   "float64 discount_spec (envpool/dm_env_pool.py has no discount_spec override)")
 def test_batched_pool_discount_dtype_matches_its_spec():
     pool = envpool.make("CartPole-v1", env_type="dm", num_envs=2, seed=0)
     ts = pool.step(np.zeros(2, np.int32))

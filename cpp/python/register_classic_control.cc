@@ -6,6 +6,7 @@
 #include "cpp/classic_control/mountain_car.h"
 #include "cpp/classic_control/pendulum.h"
 #include "cpp/core/env.h"
+#include "cpp/testing/echo.h"
 
 namespace {
 
@@ -27,4 +28,6 @@ void RegisterClassicControlFamilies() {
   envpool::RegisterFamily(Make<MountainCar>("MountainCar"));
   envpool::RegisterFamily(Make<MountainCarContinuous>("MountainCarContinuous"));
   envpool::RegisterFamily(Make<Acrobot>("Acrobot"));
+  // Test-only: dict observation and action (no task id uses it).
+  envpool::RegisterFamily(Make<envpool::testing::Echo>("Echo"));
 }
