@@ -388,6 +388,24 @@ def test_reseed_reproduces() -> None:
     env.close()
 
 
+def test_reseed_equals_fresh_seed() -> None:
+    # Reseeding a used env must give exactly the trajectory of an env made
+    # with that seed (emulator state and sticky-action RNG both restored).
+    rng = np.random.default_rng(0)
+    acts = rng.integers(0, 4, (150, 1)).astype(np.int32)
+    config = dict(num_envs=1, repeat_action_probability=0.25, noop_max=10)
+
+    def run(env, seed=None) -> np.ndarray:
+        obs = [env.reset(seed=seed)[0]]
+        obs += [env.step(a)[0] for a in acts]
+        return np.stack(obs)
+
+    fresh = run(envpool.make("Breakout-v5", env_type="gymnasium", seed=9, **config))
+    used = envpool.make("Breakout-v5", env_type="gymnasium", seed=2, **config)
+    run(used)
+    np.testing.assert_array_equal(run(used, seed=9), fresh)
+
+
 def test_raw_ceiling() -> None:
     from envpool.tasks.atari import rom_dir
 

@@ -371,10 +371,21 @@ class AtariEnv : public Env {
   const Options& options() const { return opt_; }
 
  private:
+  // Puts ALE in the state of a fresh loadROM with random_seed AleSeed(seed).
+  // The ROM is loaded once (a load costs ~0.25 s); later reseeds restore
+  // the emulator snapshot taken right after that load (the emulator's own
+  // RNG included) and reseed ALE's sticky-action RNG as loadROM would.
   void Load(uint64_t seed) {
-    LoadAle(ale_.get(), opt_, seed);
-    loaded_ = true;
     continue_game_ = false;
+    if (loaded_) {
+      ale_->restoreState(fresh_state_);
+      ale_->environment->getEnvironmentRNG().seed(
+          static_cast<uint32_t>(AleSeed(seed)));
+      return;
+    }
+    LoadAle(ale_.get(), opt_, seed);
+    fresh_state_ = ale_->cloneState(/*include_rng=*/false);
+    loaded_ = true;
     // Most games are 210x160, a few (e.g. Adventure) are taller.
     const auto& scr = ale_->getScreen();
     const int h = static_cast<int>(scr.height());
@@ -479,6 +490,7 @@ class AtariEnv : public Env {
   Options opt_;
   std::unique_ptr<ale::ALEInterface> ale_;
   bool loaded_ = false;
+  ale::ALEState fresh_state_;  // right after the ROM load
   ale::ActionVect action_set_;
   bool fire_reset_ = false;
   bool continue_game_ = false;
