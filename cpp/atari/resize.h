@@ -286,6 +286,25 @@ class Resizer {
     RoundRow(sum, dst + static_cast<std::size_t>(prev_dy) * w, w);
   }
 
+#if defined(__SSE2__)
+  // t4[4*dx + r] = sum_k f4[4*(xs[dx]+k) + r] * xw[dx*K + k], added in k
+  // order; K is the compile-time tap count (0: runtime k_n).
+  template <int K>
+  static void Taps4Rows(const float* f4, const int* xs, const float* xw,
+                        float* t4, int w, int k_n = K) {
+    const int kk = K > 0 ? K : k_n;
+    for (int dx = 0; dx < w; ++dx) {
+      const float* p = f4 + static_cast<std::size_t>(xs[dx]) * 4;
+      const float* wk = xw + static_cast<std::size_t>(dx) * kk;
+      __m128 acc = _mm_mul_ps(_mm_loadu_ps(p), _mm_set1_ps(wk[0]));
+      for (int k = 1; k < kk; ++k) {
+        acc = _mm_add_ps(acc, _mm_mul_ps(_mm_loadu_ps(p + 4 * k), _mm_set1_ps(wk[k])));
+      }
+      _mm_storeu_ps(t4 + 4 * dx, acc);
+    }
+  }
+#endif
+
   // hbuf_ row y = horizontal area resample of source row y.
   void HorizontalArea(const uint8_t* src) {
     const int w = dst_w_, sw = src_w_, k_n = ntaps_;
@@ -329,14 +348,18 @@ class Resizer {
         f4[4 * x + 2] = static_cast<float>(r2[x]);
         f4[4 * x + 3] = static_cast<float>(r3[x]);
       }
-      for (int dx = 0; dx < w; ++dx) {
-        const float* p = f4 + static_cast<std::size_t>(xs[dx]) * 4;
-        const float* wk = xw + static_cast<std::size_t>(dx) * k_n;
-        __m128 acc = _mm_mul_ps(_mm_loadu_ps(p), _mm_set1_ps(wk[0]));
-        for (int k = 1; k < k_n; ++k) {
-          acc = _mm_add_ps(acc, _mm_mul_ps(_mm_loadu_ps(p + 4 * k), _mm_set1_ps(wk[k])));
-        }
-        _mm_storeu_ps(t4 + 4 * dx, acc);
+      switch (k_n) {  // unrolled for the usual tap counts
+        case 2:
+          Taps4Rows<2>(f4, xs, xw, t4, w);
+          break;
+        case 3:
+          Taps4Rows<3>(f4, xs, xw, t4, w);
+          break;
+        case 4:
+          Taps4Rows<4>(f4, xs, xw, t4, w);
+          break;
+        default:
+          Taps4Rows<0>(f4, xs, xw, t4, w, k_n);
       }
       for (int r = 0; r < 4; ++r) {
         float* h = hbuf_.data() + static_cast<std::size_t>(y + r) * w;
