@@ -20,15 +20,13 @@ TINY = ["-s", "0.1", "-w", "0.02", "-r", "1", "--no-progress"]
 
 
 def _bench(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    # The installed envpool (conftest keeps the source folder off sys.path).
     return subprocess.run(
         [sys.executable, "-m", "envpool.bench", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
-        cwd=ROOT,
-        env=env,
+        env=dict(os.environ),
     )
 
 
@@ -214,12 +212,10 @@ def test_table_marks_missing_engines():
 def test_issue2_throughput_script(tmp_path):
     """benchmarks/throughput.py runs the worker by path; its own interpreter as the 'other' one."""
     out_json = tmp_path / "t.json"
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     p = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "throughput.py"), "--seconds", "0.05", "--warmup", "0",
          "--repeats", "1", "--python", sys.executable, "--json", str(out_json)],
-        capture_output=True, text=True, timeout=60, cwd=ROOT, env=env,
+        capture_output=True, text=True, timeout=60, env=dict(os.environ),
     )  # fmt: skip
     assert p.returncode == 0, p.stderr
     assert "n=256 b=128 async" in p.stdout and "x ours" in p.stdout
