@@ -62,9 +62,12 @@ class GymEnvPool(PoolBase):
         self.num_envs = self._num_envs
         self.observation_space = _convert_space(self.spec.observation_space, gym)
         self.action_space = _convert_space(self.spec.action_space, gym)
+        self._next_seed: int | list[int] | None = None
 
     def reset(self, env_id: Any = None, seed: int | list[int] | None = None) -> Any:
-        """Reset envs (all by default); reseeds when given a seed."""
+        """Reset envs (all by default); reseeds when given a seed (or after seed())."""
+        if seed is None:
+            seed, self._next_seed = self._next_seed, None
         obs, _, _, _, _, info, _ = self._pool.reset(env_id, seed)
         return obs if self._legacy else (obs, info)
 
@@ -84,9 +87,8 @@ class GymEnvPool(PoolBase):
         return obs, reward, terminated, truncated, info
 
     def seed(self, seed: int | list[int] | None = None) -> None:
-        """Reseed every env at its next reset (gym's old seeding call)."""
-        self._pool.send_reset(None, seed)
-        self._pool.recv()
+        """Reseed every env at the next reset() (gym's old seeding call)."""
+        self._next_seed = seed
 
 
 __all__ = ["GymEnvPool"]

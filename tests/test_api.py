@@ -307,3 +307,12 @@ def test_dict_observation_and_dict_action_through_the_binding() -> None:
     with pytest.raises(ValueError, match=r"action\['pick'\] 4"):
         pool.step({"move": move, "pick": np.array([0, 4, 0])})
     pool.step({"move": move, "pick": np.zeros(3, np.int64)})  # the pool still works
+
+
+def test_gym_seed_applies_at_next_reset() -> None:
+    env = envpool.make("CartPole-v1", env_type="gym", num_envs=2, seed=3)
+    first, _ = env.reset()
+    env.step(np.zeros(2, np.int32))
+    env.seed(3)
+    again, _ = env.reset()
+    np.testing.assert_array_equal(first, again)
