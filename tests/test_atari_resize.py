@@ -1,6 +1,9 @@
-"""The Atari family's resize (cpp/atari/resize.h) equals cv2.resize bit for bit.
+"""The Atari family's image kernels: resize (cpp/atari/resize.h) equals
+cv2.resize bit for bit; the palette lookup + max-pool (cpp/atari/palette.h)
+equals the plain table lookup (its SIMD path and the fallback for odd
+indices included).
 
-The header is compiled here, with the compiler found by the test, into a tiny
+The headers are compiled here, with the compiler found by the test, into a tiny
 shared library called through ctypes (the resize is an internal C++ piece, so
 the extension module does not expose it). Skipped without a C++ compiler or
 cv2. The whole Atari pipeline is also checked against cv2 through
@@ -22,7 +25,14 @@ cv2 = pytest.importorskip("cv2")
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = r"""
+#include "cpp/atari/palette.h"
 #include "cpp/atari/resize.h"
+extern "C" void envpool_test_palette_max(const uint8_t* lut, const uint8_t* a,
+                                         const uint8_t* b, uint8_t* dst, size_t n) {
+  envpool::atari::PaletteLut table;
+  table.Set(lut);
+  envpool::atari::PaletteMax(table, a, b, dst, n);
+}
 extern "C" void envpool_test_resize(const uint8_t* src, int sh, int sw, uint8_t* dst,
                                     int dh, int dw, int linear) {
   envpool::atari::Resizer r(sh, sw, dh, dw,
@@ -55,6 +65,7 @@ def resize_lib(tmp_path_factory: pytest.TempPathFactory):
     handle.envpool_test_resize.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
                                            ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
                                            ctypes.c_int]
+    handle.envpool_test_palette_max.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_size_t]
     return handle
 
 
@@ -132,6 +143,20 @@ def test_many_random_sizes(resize_lib) -> None:
             np.testing.assert_array_equal(ours(resize_lib, img, h, w, linear),
                                           reference(img, h, w, linear),
                                           err_msg=f"{(sh, sw)} -> {(h, w)} linear={linear}")
+
+
+def test_palette_max(resize_lib) -> None:
+    rng = np.random.default_rng(2)
+    lut = rng.integers(0, 256, 256, dtype=np.uint8)
+    for n in [0, 1, 31, 32, 33, 100, 210 * 160]:
+        a = (rng.integers(0, 128, n) * 2).astype(np.uint8)  # even, as the TIA emits
+        b = (rng.integers(0, 128, n) * 2).astype(np.uint8)
+        if n > 40:
+            a[37] |= 1  # an odd index: that block takes the fallback
+        dst = np.empty(n, np.uint8)
+        resize_lib.envpool_test_palette_max(lut.ctypes.data, a.ctypes.data, b.ctypes.data,
+                                            dst.ctypes.data, n)
+        np.testing.assert_array_equal(dst, np.maximum(lut[a], lut[b]), err_msg=f"n={n}")
 
 
 def test_bad_sizes_rejected(resize_lib) -> None:

@@ -45,6 +45,7 @@
 #include "ale/ale_interface.hpp"
 #include "ale/emucore/MD5.hxx"
 #include "ale/games/Roms.hpp"
+#include "cpp/atari/palette.h"
 #include "cpp/atari/resize.h"
 #include "cpp/core/env.h"
 #include "cpp/core/spec.h"
@@ -406,55 +407,34 @@ class AtariEnv : public Env {
     uint8_t idx[256];
     for (int i = 0; i < 256; ++i) idx[i] = static_cast<uint8_t>(i);
     auto& palette = ale_->theOSystem->colourPalette();
-    palette.applyPaletteGrayscale(gray_lut_, idx, 256);
+    uint8_t gray[256];
+    palette.applyPaletteGrayscale(gray, idx, 256);
     uint8_t rgb[3 * 256];
     palette.applyPaletteRGB(rgb, idx, 256);
-    for (int i = 0; i < 256; ++i) {
-      for (int ch = 0; ch < 3; ++ch) rgb_lut_[ch][i] = rgb[3 * i + ch];
+    uint8_t plane[256];
+    for (int ch = 0; ch < 3; ++ch) {
+      for (int i = 0; i < 256; ++i) plane[i] = rgb[3 * i + ch];
+      rgb_lut_[ch].Set(plane);
     }
-    if (opt_.gray_scale) {
-      max_lut_.resize(256 * 256);
-      for (int a = 0; a < 256; ++a) {
-        for (int b = 0; b < 256; ++b) {
-          max_lut_[(a << 8) | b] = std::max(gray_lut_[a], gray_lut_[b]);
-        }
-      }
-    }
+    gray_lut_.Set(gray);
   }
 
   // raw_ = the current screen as planes (gray, or R, G, B); with `prev`
   // (palette indices of the previous frame), the elementwise max of both.
   void CapturePooled(const uint8_t* prev) {
     const uint8_t* src = ale_->getScreen().getArray();
-    uint8_t* dst = raw_.data();
-    if (opt_.gray_scale) {
-      if (prev == nullptr) {
-        for (std::size_t i = 0; i < raw_size_; ++i) dst[i] = gray_lut_[src[i]];
-      } else {
-        const uint8_t* mx = max_lut_.data();
-        for (std::size_t i = 0; i < raw_size_; ++i) {
-          dst[i] = mx[(static_cast<std::size_t>(src[i]) << 8) | prev[i]];
-        }
-      }
-      return;
-    }
-    for (int ch = 0; ch < 3; ++ch) {
-      const uint8_t* lut = rgb_lut_[ch];
-      uint8_t* d = dst + ch * raw_size_;
-      if (prev == nullptr) {
-        for (std::size_t i = 0; i < raw_size_; ++i) d[i] = lut[src[i]];
-      } else {
-        for (std::size_t i = 0; i < raw_size_; ++i) {
-          d[i] = std::max(lut[src[i]], lut[prev[i]]);
-        }
-      }
+    if (prev == nullptr) prev = src;  // max(x, x) = x
+    for (int ch = 0; ch < opt_.channels(); ++ch) {
+      const PaletteLut& lut = opt_.gray_scale ? gray_lut_ : rgb_lut_[ch];
+      PaletteMax(lut, src, prev, raw_.data() + ch * raw_size_, raw_size_);
     }
   }
 
   // raw_ = max(raw_, colours of the palette-index frame `idx`).
   void MaxIntoPooled(const uint8_t* idx) {
     for (int ch = 0; ch < opt_.channels(); ++ch) {
-      const uint8_t* lut = opt_.gray_scale ? gray_lut_ : rgb_lut_[ch];
+      const uint8_t* lut =
+          opt_.gray_scale ? gray_lut_.full : rgb_lut_[ch].full;
       uint8_t* d = raw_.data() + ch * raw_size_;
       for (std::size_t i = 0; i < raw_size_; ++i) {
         d[i] = std::max(d[i], lut[idx[i]]);
@@ -498,9 +478,8 @@ class AtariEnv : public Env {
   std::size_t raw_size_ = 0, plane_ = 0, frame_ = 0;
   std::vector<uint8_t> raw_;       // the pooled frame, as planes
   std::vector<uint8_t> prev_idx_;  // palette indices of frame fs-2
-  std::vector<uint8_t> max_lut_;   // gray: max of two palette indices
-  uint8_t gray_lut_[256] = {};
-  uint8_t rgb_lut_[3][256] = {};
+  PaletteLut gray_lut_;
+  PaletteLut rgb_lut_[3];
   Resizer resizer_;
   std::vector<uint8_t> stack_;  // stack_num frames, ring buffer
   int head_ = 0;
