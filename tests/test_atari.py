@@ -39,19 +39,22 @@ def ale_seed(seed: int) -> int:
     return z & 0x7FFFFFFF
 
 
-def reference_env(game: str, gray: bool = True, sticky: float = 0.0) -> gym.Env:
+def reference_env(game: str, gray: bool = True, sticky: float = 0.0, frame_skip: int = 4,
+                  stack_num: int = 4, size: tuple[int, int] = (84, 84)) -> gym.Env:
     env = gym.make(f"ALE/{game}-v5", frameskip=1, repeat_action_probability=sticky)
-    env = AtariPreprocessing(env, noop_max=0, frame_skip=4, screen_size=84, grayscale_obs=gray)
-    return FrameStackObservation(env, 4)
+    env = AtariPreprocessing(env, noop_max=0, frame_skip=frame_skip,
+                             screen_size=(size[1], size[0]), grayscale_obs=gray)
+    return FrameStackObservation(env, stack_num)
 
 
 def to_chw(obs: np.ndarray, gray: bool) -> np.ndarray:
-    """FrameStack of (84, 84[, 3]) frames -> our (stack * C, 84, 84)."""
-    return obs if gray else obs.transpose(0, 3, 1, 2).reshape(-1, 84, 84)
+    """FrameStack of (H, W[, 3]) frames -> our (stack * C, H, W)."""
+    return obs if gray else obs.transpose(0, 3, 1, 2).reshape(-1, *obs.shape[1:3])
 
 
 def run_against_reference(
-    game: str, steps: int, gray: bool = True, sticky: float = 0.0, seed: int = 0, **config
+    game: str, steps: int, gray: bool = True, sticky: float = 0.0, seed: int = 0,
+    frame_skip: int = 4, stack_num: int = 4, size: tuple[int, int] = (84, 84), **config
 ) -> int:
     """Step ours and the reference with the same random actions; compare every step.
 
@@ -59,7 +62,7 @@ def run_against_reference(
     unused); the reference is reset at the same point. Returns the number of
     terminations seen.
     """
-    ref = reference_env(game, gray, sticky)
+    ref = reference_env(game, gray, sticky, frame_skip, stack_num, size)
     # Both sides must do the same number of reset_game() calls after loading
     # the ROM: the emulator's own RNG (RAM randomisation) carries across them.
     if sticky:
@@ -71,7 +74,8 @@ def run_against_reference(
         ref_obs, _ = ref.reset(seed=seed)
     ours = envpool.make(
         f"{game}-v5", env_type="gymnasium", num_envs=1, seed=seed, noop_max=0,
-        use_fire_reset=False, gray_scale=gray, repeat_action_probability=sticky, **config,
+        use_fire_reset=False, gray_scale=gray, repeat_action_probability=sticky,
+        frame_skip=frame_skip, stack_num=stack_num, img_height=size[0], img_width=size[1], **config,
     )
     assert ours.single_action_space.n == ref.action_space.n
     obs, info = ours.reset()
@@ -101,6 +105,27 @@ def test_fidelity_grayscale(game: str) -> None:
     terminations = run_against_reference(game, 2000)
     if game == "Breakout":
         assert terminations > 0  # the terminal-step handling is exercised
+
+
+@pytest.mark.parametrize("frame_skip,stack_num,size,gray", [
+    (1, 1, (84, 84), True), (2, 3, (100, 80), True), (5, 2, (64, 96), False), (3, 4, (210, 160), True),
+])
+def test_fidelity_options(frame_skip: int, stack_num: int, size: tuple[int, int], gray: bool) -> None:
+    run_against_reference("Breakout", 400, gray=gray, frame_skip=frame_skip, stack_num=stack_num,
+                          size=size)
+
+
+def test_linear_resize_option() -> None:
+    ale = fresh_ale("space_invaders")
+    ale.reset_game()
+    gray = ale.getScreenGrayscale()
+    env = envpool.make("SpaceInvaders-v5", env_type="gymnasium", num_envs=1, noop_max=0,
+                       use_fire_reset=False, use_inter_area_resize=False, img_height=100, img_width=72)
+    obs, _ = env.reset()
+    env.close()
+    linear = cv2.resize(gray, (72, 100), interpolation=cv2.INTER_LINEAR)
+    np.testing.assert_array_equal(obs[0, -1], linear)
+    assert not np.array_equal(linear, cv2.resize(gray, (72, 100), interpolation=cv2.INTER_AREA))
 
 
 def test_fidelity_tall_screen() -> None:
