@@ -76,10 +76,16 @@ inline Config DefaultConfig() {
   };
 }
 
-// Quiet ALE once per process (loadROM prints a banner otherwise).
+// Quiet ALE once per process (ALEInterface's constructor and loadROM print a
+// banner otherwise).
 inline void QuietAle() {
   static std::once_flag flag;
   std::call_once(flag, [] { ale::Logger::setMode(ale::Logger::Error); });
+}
+
+inline std::unique_ptr<ale::ALEInterface> NewAle() {
+  QuietAle();
+  return std::make_unique<ale::ALEInterface>();
 }
 
 // The validated options of one Atari task.
@@ -275,8 +281,7 @@ class AtariEnv : public Env {
   explicit AtariEnv(const Config& c) : AtariEnv(CheckedOptions(c)) {}
 
   explicit AtariEnv(Options o)
-      : opt_(std::move(o)), ale_(std::make_unique<ale::ALEInterface>()) {
-    QuietAle();
+      : opt_(std::move(o)), ale_(NewAle()) {
     action_set_ = ActionSet(opt_);
     if (opt_.use_fire_reset) {
       fire_reset_ = std::find(action_set_.begin(), action_set_.end(),
@@ -490,8 +495,7 @@ class AtariEnv : public Env {
 // with a random minimal action, no preprocessing, reset on game over.
 inline std::function<void()> MakeRawStepper(const Config& c, uint64_t seed) {
   Options o = CheckedOptions(c);
-  QuietAle();
-  auto ale = std::make_shared<ale::ALEInterface>();
+  std::shared_ptr<ale::ALEInterface> ale = NewAle();
   LoadAle(ale.get(), o, seed);
   ale->reset_game();
   ale::ActionVect actions = ActionSet(o);
