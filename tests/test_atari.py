@@ -40,8 +40,8 @@ def ale_seed(seed: int) -> int:
 
 
 def reference_env(game: str, gray: bool = True, sticky: float = 0.0, frame_skip: int = 4,
-                  stack_num: int = 4, size: tuple[int, int] = (84, 84)) -> gym.Env:
-    env = gym.make(f"ALE/{game}-v5", frameskip=1, repeat_action_probability=sticky)
+                  stack_num: int = 4, size: tuple[int, int] = (84, 84), **ale_kwargs) -> gym.Env:
+    env = gym.make(f"ALE/{game}-v5", frameskip=1, repeat_action_probability=sticky, **ale_kwargs)
     env = AtariPreprocessing(env, noop_max=0, frame_skip=frame_skip,
                              screen_size=(size[1], size[0]), grayscale_obs=gray)
     return FrameStackObservation(env, stack_num)
@@ -56,13 +56,14 @@ def run_against_reference(
     game: str, steps: int, gray: bool = True, sticky: float = 0.0, seed: int = 0,
     frame_skip: int = 4, stack_num: int = 4, size: tuple[int, int] = (84, 84), **config
 ) -> int:
+    ale_kwargs = {k: config[k] for k in ("mode", "difficulty") if k in config}
     """Step ours and the reference with the same random actions; compare every step.
 
     Next-step autoreset: the step after a termination is a reset (its action
     unused); the reference is reset at the same point. Returns the number of
     terminations seen.
     """
-    ref = reference_env(game, gray, sticky, frame_skip, stack_num, size)
+    ref = reference_env(game, gray, sticky, frame_skip, stack_num, size, **ale_kwargs)
     # Both sides must do the same number of reset_game() calls after loading
     # the ROM: the emulator's own RNG (RAM randomisation) carries across them.
     if sticky:
@@ -113,6 +114,11 @@ def test_fidelity_grayscale(game: str) -> None:
 def test_fidelity_options(frame_skip: int, stack_num: int, size: tuple[int, int], gray: bool) -> None:
     run_against_reference("Breakout", 400, gray=gray, frame_skip=frame_skip, stack_num=stack_num,
                           size=size)
+
+
+@pytest.mark.parametrize("game,mode,difficulty", [("Breakout", 4, 1), ("SpaceInvaders", 7, 0)])
+def test_mode_and_difficulty(game: str, mode: int, difficulty: int) -> None:
+    run_against_reference(game, 400, mode=mode, difficulty=difficulty)
 
 
 def test_linear_resize_option() -> None:
