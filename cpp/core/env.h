@@ -3,7 +3,8 @@
 // An env writes its observation and info straight into its row of the batch
 // buffer (no intermediate copy) through Out<T>(i), where i indexes the
 // family's EnvSpec::state. It reads its action through In<T>(i), indexing
-// EnvSpec::action. Episode bookkeeping (elapsed steps, max_episode_steps
+// EnvSpec::action. Batch memory is recycled, so every Reset and Step must
+// write every state key of its row. Episode bookkeeping (elapsed steps, max_episode_steps
 // truncation, autoreset, env ids) belongs to the engine, not to the env.
 #ifndef ENVPOOL_CORE_ENV_H_
 #define ENVPOOL_CORE_ENV_H_

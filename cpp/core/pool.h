@@ -74,6 +74,8 @@ class EnvPool {
       opt_.num_threads = std::max(1, std::min(opt_.batch_size, hw));
     }
     sync_ = opt_.batch_size == opt_.num_envs;
+    capacity_ = opt_.batch_size;
+    memory_ = std::make_shared<BatchMemory>(BatchBytes(layout_, capacity_));
     num_env_keys_ = static_cast<int>(env_spec_.state.size());
     for (const ArraySpec& a : env_spec_.action) action_bytes_.push_back(a.NumBytes());
     CreateEnvs(family, config);
@@ -213,8 +215,11 @@ class EnvPool {
     return StateLayout(std::move(specs));
   }
 
+  // Every batch has the same capacity (num_envs in sync mode, where a
+  // partial send fills fewer rows; batch_size in async mode), so one
+  // recycled block size serves them all.
   std::shared_ptr<StateBatch> NewBatch(int rows) {
-    return std::make_shared<StateBatch>(layout_, rows, rows);
+    return std::make_shared<StateBatch>(layout_, capacity_, rows, memory_->Get());
   }
 
   void CreateEnvs(const Family& family, const Config& config) {
@@ -347,6 +352,8 @@ class EnvPool {
   StateLayout layout_;
   ActionQueue queue_;
   bool sync_ = true;
+  int capacity_ = 0;
+  std::shared_ptr<BatchMemory> memory_;
   int num_env_keys_ = 0;
   std::vector<std::size_t> action_bytes_;
   std::vector<EnvSlot> slots_;

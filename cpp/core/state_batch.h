@@ -7,6 +7,8 @@
 
 #include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -31,18 +33,63 @@ struct StateLayout {
   }
 };
 
-struct FreeDeleter {
-  void operator()(char* p) const { std::free(p); }
+// Recycles batch memory. A batch's memory comes back here when the last
+// array viewing it is gone, so in steady state a new batch costs no malloc
+// and no page faults. Every block holds a reference to this, so it outlives
+// the pool while NumPy still holds arrays. The mutex guards only this free
+// list (touched by the calling thread and by array deallocation), never the
+// workers' stepping path.
+class BatchMemory : public std::enable_shared_from_this<BatchMemory> {
+ public:
+  static constexpr std::size_t kMaxFree = 16;
+
+  explicit BatchMemory(std::size_t bytes) : bytes_((bytes + 63) / 64 * 64 + 64) {}
+  ~BatchMemory() {
+    for (char* p : free_) std::free(p);
+  }
+
+  std::shared_ptr<char> Get() {
+    char* p = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!free_.empty()) {
+        p = free_.back();
+        free_.pop_back();
+      }
+    }
+    if (p == nullptr) p = static_cast<char*>(std::aligned_alloc(64, bytes_));
+    if (p == nullptr) throw std::bad_alloc();
+    return std::shared_ptr<char>(p, [self = shared_from_this()](char* q) { self->Put(q); });
+  }
+
+ private:
+  void Put(char* p) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (free_.size() < kMaxFree) {
+        free_.push_back(p);
+        return;
+      }
+    }
+    std::free(p);
+  }
+
+  std::size_t bytes_;
+  std::mutex mu_;
+  std::vector<char*> free_;
 };
 
+inline std::size_t BatchBytes(const StateLayout& layout, int capacity) {
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < layout.specs.size(); ++k) total += layout.BlockBytes(k, capacity);
+  return total;
+}
+
 struct StateBatch {
-  StateBatch(const StateLayout& layout, int capacity, int target)
-      : capacity(capacity) {
-    std::size_t total = 0;
-    for (std::size_t k = 0; k < layout.specs.size(); ++k)
-      total += layout.BlockBytes(k, capacity);
-    memory.reset(static_cast<char*>(std::aligned_alloc(64, total + 64)),
-                 FreeDeleter());
+  // `memory` must hold BatchBytes(layout, capacity); rows [0, target) are
+  // the ones workers fill and recv() hands out.
+  StateBatch(const StateLayout& layout, int capacity, int target, std::shared_ptr<char> mem)
+      : memory(std::move(mem)), capacity(capacity) {
     char* p = memory.get();
     for (std::size_t k = 0; k < layout.specs.size(); ++k) {
       key_base.push_back(p);
