@@ -16,21 +16,43 @@ inline std::vector<double> F32(std::vector<double> v) {
   return v;
 }
 
-class MountainCar : public StateEnv<2> {
+// What both versions share: observation, reset distribution, goal.
+class MountainCarBase : public StateEnv<2> {
  public:
-  static Config Defaults() {
-    return {{"max_episode_steps", int64_t{200}}, {"goal_velocity", 0.0}, {"expose_state", false}};
+  static Config Defaults(int64_t max_episode_steps) {
+    return {{"max_episode_steps", max_episode_steps}, {"goal_velocity", 0.0}, {"expose_state", false}};
   }
-  static EnvSpec MakeSpec(const Config& c) {
-    return WithState(c, {{Spec<float>("obs", {2}, F32({kMinPosition, -kMaxSpeed}), F32({kMaxPosition, kMaxSpeed}))},
-                         {Spec<int32_t>("action", {}, {0}, {2})}});
+  static ArraySpec ObsSpec() {
+    return Spec<float>("obs", {2}, F32({kMinPosition, -kMaxSpeed}), F32({kMaxPosition, kMaxSpeed}));
   }
-  explicit MountainCar(const Config& c) : StateEnv(c), goal_velocity_(c.Get<double>("goal_velocity")) {}
 
-  void Reset(const StateRow& out) override {
+ protected:
+  explicit MountainCarBase(const Config& c) : StateEnv(c), goal_velocity_(c.Get<double>("goal_velocity")) {}
+
+  void Start(const StateRow& out) {
     s_ = {Uniform(-0.6, -0.4), 0.0};
     Write(out);
   }
+
+  void Write(const StateRow& out) const {
+    float* obs = out.Out<float>(0);
+    obs[0] = static_cast<float>(s_[0]);
+    obs[1] = static_cast<float>(s_[1]);
+    WriteState(out);
+  }
+
+  double goal_velocity_;
+};
+
+class MountainCar : public MountainCarBase {
+ public:
+  static Config Defaults() { return MountainCarBase::Defaults(200); }
+  static EnvSpec MakeSpec(const Config& c) {
+    return WithState(c, {{ObsSpec()}, {Spec<int32_t>("action", {}, {0}, {2})}});
+  }
+  explicit MountainCar(const Config& c) : MountainCarBase(c) {}
+
+  void Reset(const StateRow& out) override { Start(out); }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
     auto [position, velocity] = s_;
@@ -47,15 +69,6 @@ class MountainCar : public StateEnv<2> {
     r.reward = -1.0;
     return r;
   }
-
- private:
-  void Write(const StateRow& out) const {
-    float* obs = out.Out<float>(0);
-    obs[0] = static_cast<float>(s_[0]);
-    obs[1] = static_cast<float>(s_[1]);
-    WriteState(out);
-  }
-  double goal_velocity_;
 };
 
 // gymnasium's continuous version mixes float32 and float64 (its state is
@@ -63,22 +76,17 @@ class MountainCar : public StateEnv<2> {
 // float32 meets a Python float). To be bit-exact we follow the type of
 // every intermediate: Num carries a value and whether it is float32, a
 // float64 NumPy scalar, or a plain Python float.
-class MountainCarContinuous : public StateEnv<2> {
+class MountainCarContinuous : public MountainCarBase {
  public:
-  static Config Defaults() {
-    return {{"max_episode_steps", int64_t{999}}, {"goal_velocity", 0.0}, {"expose_state", false}};
-  }
+  static Config Defaults() { return MountainCarBase::Defaults(999); }
   static EnvSpec MakeSpec(const Config& c) {
-    return WithState(c, {{Spec<float>("obs", {2}, F32({kMinPosition, -kMaxSpeed}), F32({kMaxPosition, kMaxSpeed}))},
-                         {Spec<float>("action", {1}, {-1.0}, {1.0})}});
+    return WithState(c, {{ObsSpec()}, {Spec<float>("action", {1}, {-1.0}, {1.0})}});
   }
-  explicit MountainCarContinuous(const Config& c)
-      : StateEnv(c), goal_velocity_(c.Get<double>("goal_velocity")) {}
+  explicit MountainCarContinuous(const Config& c) : MountainCarBase(c) {}
 
   void Reset(const StateRow& out) override {
-    s_ = {Uniform(-0.6, -0.4), 0.0};
     state_f32_ = false;  // reset builds a float64 array
-    Write(out);
+    Start(out);
   }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
@@ -136,13 +144,6 @@ class MountainCarContinuous : public StateEnv<2> {
     }
   };
 
-  void Write(const StateRow& out) const {
-    float* obs = out.Out<float>(0);
-    obs[0] = static_cast<float>(s_[0]);
-    obs[1] = static_cast<float>(s_[1]);
-    WriteState(out);
-  }
-  double goal_velocity_;
   bool state_f32_ = false;
 };
 
