@@ -148,6 +148,7 @@ OPTION_CASES = [
     ("Ant-v4", {"use_contact_forces": True, "contact_force_range": (-0.5, 0.7), "healthy_z_range": (0.3, 0.9)}),
     ("Ant-v5", {X: False, T: False, "include_cfrc_ext_in_observation": False, "main_body": 2, "frame_skip": 3}),
     ("Ant-v5", {"contact_cost_weight": 1e-2, "forward_reward_weight": 1.7, "healthy_reward": 0.3}),
+    ("Ant-v5", {"main_body": "torso", "ctrl_cost_weight": 0.2}),  # a body name, as gymnasium allows
     ("HalfCheetah-v4", {X: False, "forward_reward_weight": 2.0, "ctrl_cost_weight": 0.37}),
     ("HalfCheetah-v5", {X: False, "ctrl_cost_weight": 0.37, "frame_skip": 2, "reset_noise_scale": 0.3}),
     ("Hopper-v4", {X: False, T: False, "healthy_reward": 0.5, "healthy_angle_range": (-0.5, 0.5)}),

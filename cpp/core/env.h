@@ -87,6 +87,9 @@ struct Family {
   // frames with a random action), with no preprocessing and no engine.
   std::function<std::function<void()>(const Config&, uint64_t seed)>
       make_raw_stepper;
+  // Integer keys that also take a name (e.g. MuJoCo's main_body: a body id
+  // or a body name); the env reads either alternative from the Config.
+  std::vector<std::string> id_or_name_keys = {};
 };
 
 // The process-wide table of families, filled once at module load.

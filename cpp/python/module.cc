@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -121,7 +122,11 @@ Config BuildConfig(const envpool::Family& family, const py::dict& user) {
       for (const auto& e : c.entries()) known += (known.empty() ? "" : ", ") + e.first;
       throw py::type_error("unknown config key '" + key + "' for " + family.name + " (known: " + known + ")");
     }
-    c.Set(key, FromPython(key, c.At(key), v));
+    const auto& names = family.id_or_name_keys;
+    if (py::isinstance<py::str>(v) && std::find(names.begin(), names.end(), key) != names.end())
+      c.Set(key, v.cast<std::string>());
+    else
+      c.Set(key, FromPython(key, c.At(key), v));
   }
   return c;
 }

@@ -20,6 +20,7 @@ void RegisterMujocoFamilies() {
         [d](const envpool::Config& c, uint64_t seed) {
           return mj::MakeRawStepper(*d, c, seed);
         },
+        {"main_body"},
     });
   }
 }
