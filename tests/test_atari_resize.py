@@ -27,11 +27,14 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = r"""
 #include "cpp/atari/palette.h"
 #include "cpp/atari/resize.h"
-extern "C" void envpool_test_palette_max(const uint8_t* lut, const uint8_t* a,
+extern "C" void envpool_test_palette_max(int path, const uint8_t* lut, const uint8_t* a,
                                          const uint8_t* b, uint8_t* dst, size_t n) {
   envpool::atari::PaletteLut table;
   table.Set(lut);
-  envpool::atari::PaletteMax(table, a, b, dst, n);
+  envpool::atari::PaletteMax(table, a, b, dst, n, envpool::atari::PalettePath(path));
+}
+extern "C" int envpool_test_best_palette_path() {
+  return static_cast<int>(envpool::atari::BestPalettePath());
 }
 extern "C" void envpool_test_resize(const uint8_t* src, int sh, int sw, uint8_t* dst,
                                     int dh, int dw, int linear) {
@@ -65,7 +68,7 @@ def resize_lib(tmp_path_factory: pytest.TempPathFactory):
     handle.envpool_test_resize.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
                                            ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
                                            ctypes.c_int]
-    handle.envpool_test_palette_max.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_size_t]
+    handle.envpool_test_palette_max.argtypes = [ctypes.c_int] + [ctypes.c_void_p] * 4 + [ctypes.c_size_t]
     return handle
 
 
@@ -146,17 +149,22 @@ def test_many_random_sizes(resize_lib) -> None:
 
 
 def test_palette_max(resize_lib) -> None:
+    # Every path this CPU can run (0 scalar, 1 AVX2, 2 AVX-512 VBMI) gives the
+    # plain table's bytes.
+    best = resize_lib.envpool_test_best_palette_path()
     rng = np.random.default_rng(2)
     lut = rng.integers(0, 256, 256, dtype=np.uint8)
-    for n in [0, 1, 31, 32, 33, 100, 210 * 160]:
-        a = (rng.integers(0, 128, n) * 2).astype(np.uint8)  # even, as the TIA emits
-        b = (rng.integers(0, 128, n) * 2).astype(np.uint8)
-        if n > 40:
-            a[37] |= 1  # an odd index: that block takes the fallback
-        dst = np.empty(n, np.uint8)
-        resize_lib.envpool_test_palette_max(lut.ctypes.data, a.ctypes.data, b.ctypes.data,
-                                            dst.ctypes.data, n)
-        np.testing.assert_array_equal(dst, np.maximum(lut[a], lut[b]), err_msg=f"n={n}")
+    for path in range(best + 1):  # a VBMI CPU also has AVX2
+        for n in [0, 1, 31, 32, 33, 100, 210 * 160]:
+            a = (rng.integers(0, 128, n) * 2).astype(np.uint8)  # even, as the TIA emits
+            b = (rng.integers(0, 128, n) * 2).astype(np.uint8)
+            if n > 40:
+                a[37] |= 1  # an odd index: that block takes the fallback
+            dst = np.empty(n, np.uint8)
+            resize_lib.envpool_test_palette_max(path, lut.ctypes.data, a.ctypes.data,
+                                                b.ctypes.data, dst.ctypes.data, n)
+            np.testing.assert_array_equal(dst, np.maximum(lut[a], lut[b]),
+                                          err_msg=f"path={path} n={n}")
 
 
 def test_bad_sizes_rejected(resize_lib) -> None:
