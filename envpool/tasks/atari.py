@@ -13,6 +13,7 @@ default.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 from envpool.registration import register
@@ -51,8 +52,12 @@ def task_id(game: str) -> str:
 
 
 def _register_all() -> None:
-    directory = rom_dir()
-    for game in game_ids():
+    try:
+        directory, games = rom_dir(), game_ids()
+    except ImportError as e:  # ale-py is a dependency, but don't break `import envpool`
+        warnings.warn(f"Atari tasks not registered: ale-py is not importable ({e})", stacklevel=2)
+        return
+    for game in games:
         register(task_id(game), "Atari", task=game, rom_dir=directory)
 
 
