@@ -335,6 +335,37 @@ def test_episodic_life() -> None:
         assert all(np.array_equal(log[t + 1][3][j], log[t + 1][3][0]) for j in range(4))
 
 
+def test_episodic_life_truncates_the_whole_game() -> None:
+    # The engine's step count restarts with every life; max_episode_steps
+    # still bounds the game (steps since the last full reset).
+    limit = 120
+    env = envpool.make("Breakout-v5", env_type="gymnasium", num_envs=1, seed=0,
+                       episodic_life=True, max_episode_steps=limit)
+    env.reset()
+    rng = np.random.default_rng(0)
+    game_steps, lost_in_game, resetting_game = 0, 0, False
+    truncated_after_life_loss = 0
+    for _ in range(4 * limit):
+        obs, rew, term, trunc, info = env.step(rng.integers(0, 4, 1).astype(np.int32))
+        if info["elapsed_step"][0] == 0:  # a reset step
+            if resetting_game:
+                assert info["lives"][0] == 5
+                game_steps, lost_in_game = 0, 0
+            continue
+        game_steps += 1
+        assert game_steps <= limit
+        resetting_game = bool(trunc[0]) or bool(info["terminated"][0])
+        if trunc[0]:
+            assert game_steps == limit
+            truncated_after_life_loss += lost_in_game > 0
+        elif term[0]:
+            lost_in_game += 1
+    env.close()
+    # Some truncated game had lost lives first (per-life counting never
+    # reaches the limit then).
+    assert truncated_after_life_loss >= 1
+
+
 def test_zero_discount_on_life_loss() -> None:
     def discounts(zero: bool, episodic: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         env = envpool.make("Breakout-v5", env_type="dm", num_envs=1, seed=0,

@@ -20,6 +20,8 @@
 //                 reset continues the same game (no ALE reset) unless the game
 //                 is over; zero_discount_on_life_loss sets discount 0 on a
 //                 life loss. info:terminated always reports the real game over.
+//                 max_episode_steps then bounds the whole game (steps since
+//                 the last full reset), not each life: the env truncates.
 //   reward_clip   reward = sign(reward); info:reward keeps the raw sum.
 //   repeat_action_probability   ALE sticky actions (seeded by Seed()).
 #ifndef ENVPOOL_ATARI_ATARI_ENV_H_
@@ -93,6 +95,7 @@ struct Options {
   std::string task;
   std::string rom;  // resolved ROM file
   int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty;
+  int max_episode_steps = 0;  // 0: no limit (the engine's key)
   bool episodic_life, zero_discount_on_life_loss, reward_clip, use_fire_reset,
       gray_scale, full_action_space, use_inter_area_resize;
   double repeat_action_probability;
@@ -119,6 +122,7 @@ inline Options ParseOptions(const Config& c) {
   o.img_width = get_int("img_width", 1);
   o.mode = get_int("mode", -1);
   o.difficulty = get_int("difficulty", -1);
+  if (c.Has("max_episode_steps")) o.max_episode_steps = get_int("max_episode_steps", 0);
   o.episodic_life = c.Get<bool>("episodic_life");
   o.zero_discount_on_life_loss = c.Get<bool>("zero_discount_on_life_loss");
   o.reward_clip = c.Get<bool>("reward_clip");
@@ -305,7 +309,10 @@ class AtariEnv : public Env {
     if (!loaded_) Load(0);
     bool full = !continue_game_ || ale_->game_over(false);
     continue_game_ = false;
-    if (full) ale_->reset_game();
+    if (full) {
+      ale_->reset_game();
+      game_steps_ = 0;
+    }
     int noops = opt_.noop_max > 0 ? noop_dist_(rng_) : 0;
     if (fire_reset_ && noops > 0) --noops;
     for (int i = 0; i < noops; ++i) {
@@ -366,6 +373,15 @@ class AtariEnv : public Env {
     StepResult r;
     r.terminated = game_over || (opt_.episodic_life && life_lost);
     continue_game_ = opt_.episodic_life && life_lost && !game_over;
+    // With episodic life the engine's step count restarts at every life;
+    // max_episode_steps still bounds the whole game (as in EnvPool): count
+    // the game's steps here and truncate, then fully reset.
+    ++game_steps_;
+    if (opt_.episodic_life && opt_.max_episode_steps > 0 &&
+        game_steps_ >= opt_.max_episode_steps) {
+      r.truncated = true;
+      continue_game_ = false;
+    }
     if (opt_.zero_discount_on_life_loss && life_lost) r.discount = 0.0f;
     r.reward = opt_.reward_clip
                    ? static_cast<double>((reward > 0) - (reward < 0))
@@ -479,6 +495,7 @@ class AtariEnv : public Env {
   ale::ActionVect action_set_;
   bool fire_reset_ = false;
   bool continue_game_ = false;
+  int game_steps_ = 0;  // agent steps since the last full reset
   int lives_ = 0;
   std::size_t raw_size_ = 0, plane_ = 0, frame_ = 0;
   std::vector<uint8_t> raw_;       // the pooled frame, as planes
