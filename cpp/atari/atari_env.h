@@ -463,7 +463,7 @@ class AtariEnv : public Env {
     }
   }
 
-  // Resizes raw_[0] into the stack's next slot (or into every slot).
+  // Resizes the pooled frame (raw_) into the stack's next slot (or into every slot).
   void PushFrame(bool fill_all) {
     uint8_t* slot = stack_.data() + frame_ * head_;
     for (int ch = 0; ch < opt_.channels(); ++ch) {
