@@ -55,9 +55,9 @@ class ActionQueue {
     tokens_.Release(n, wake);
   }
 
-  // Blocks until a task is available.
-  Task Pop() {
-    tokens_.Acquire();
+  // Blocks until a task is available, spinning `spins` times before sleeping.
+  Task Pop(int spins) {
+    tokens_.Acquire(spins);
     return Claim();
   }
 

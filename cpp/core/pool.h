@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -195,6 +196,7 @@ class EnvPool {
     std::vector<char*> out;  // this env's row pointers, refreshed per task
     std::vector<char*> final_out;
     int elapsed = 0;
+    uint32_t runs = 0;
     bool needs_reset = true;
     bool in_flight = false;  // caller thread only
   };
@@ -263,14 +265,15 @@ class EnvPool {
       // Workers hold the remaining tasks; they finish within microseconds
       // for cheap envs, so spin a little before sleeping.
       const int seen = completed_.Epoch();
-      for (int i = 0; i < 4000 && !batch->done.Done(); ++i) CpuRelax();
+      const int spins = 2 * spins_.load(std::memory_order_relaxed);
+      for (int i = 0; i < spins && !batch->done.Done(); ++i) CpuRelax();
       completed_.Wait(seen, [batch] { return batch->done.Done(); });
     }
   }
 
   void WorkerLoop() {
     for (;;) {
-      Task task = queue_.Pop();
+      Task task = queue_.Pop(spins_.load(std::memory_order_relaxed));
       if (task.kind == Task::kStop) return;
       RunTask(task);
     }
@@ -292,6 +295,9 @@ class EnvPool {
     for (int k = 0; k < num_env_keys_; ++k) s.out[k] = batch->Row(kNumCommonKeys + k, row);
     StateRow out(s.out.data());
     StepResult r;
+    // Time one task in 16 (per env, so no shared counter) to size spinning.
+    const bool timed = (++s.runs & 15) == 0;
+    const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     try {
       if (task.kind == Task::kReset || s.needs_reset) {
         if (task.has_seed) s.env->Seed(task.seed);
@@ -313,6 +319,7 @@ class EnvPool {
         batch->error = "env " + std::to_string(task.env_id) + " failed: " + e.what();
       r.terminated = true;
     }
+    if (timed) AdaptSpinning(std::chrono::steady_clock::now() - start);
     s.needs_reset = opt_.autoreset == AutoresetMode::kNextStep && (r.terminated || r.truncated);
     *reinterpret_cast<double*>(batch->Row(kReward, row)) = r.reward;
     *reinterpret_cast<bool*>(batch->Row(kTerminated, row)) = r.terminated;
@@ -322,6 +329,14 @@ class EnvPool {
     *reinterpret_cast<int32_t*>(batch->Row(kElapsedStep, row)) = s.elapsed;
     if (opt_.autoreset == AutoresetMode::kSameStep && !(r.terminated || r.truncated)) ClearFinal(batch, row);
     if (batch->done.Arrive()) completed_.Notify();
+  }
+
+  // Waiting threads spin before sleeping, which pays off only when tasks
+  // are short (classic control: the next one is microseconds away). For
+  // long tasks (Atari, MuJoCo) a spinning thread just steals a core from a
+  // busy one, so spinning stops once a sampled task takes over 20 us.
+  void AdaptSpinning(std::chrono::steady_clock::duration took) {
+    spins_.store(took < std::chrono::microseconds(20) ? kSpins : 0, std::memory_order_relaxed);
   }
 
   // Same-step autoreset: copy the finished episode's last row aside.
@@ -384,6 +399,8 @@ class EnvPool {
   int ring_size_ = 0;
   std::atomic<uint64_t> ring_alloc_{0};
   Notifier completed_;
+  static constexpr int kSpins = 2000;
+  std::atomic<int> spins_{kSpins};
 };
 
 }  // namespace envpool
