@@ -55,9 +55,9 @@ class ActionQueue {
     tokens_.Release(n, wake);
   }
 
-  // Blocks until a task is available, spinning `spins` times before sleeping.
-  Task Pop(int spins) {
-    tokens_.Acquire(spins);
+  // Blocks until a task is available (see Semaphore::Acquire).
+  Task Pop(int spins, int yields) {
+    tokens_.Acquire(spins, yields);
     return Claim();
   }
 

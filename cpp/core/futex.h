@@ -9,6 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <sched.h>
+
 #include <atomic>
 #include <climits>
 
@@ -32,8 +34,11 @@ inline void CpuRelax() {
 #endif
 }
 
-// Counting semaphore. Waiters spin briefly before sleeping, since on the
-// stepping path the next token usually arrives within microseconds.
+// Counting semaphore. A waiter first spins (`spins` pause loops), then
+// yields its core (`yields` sched_yield rounds: it runs on only if nothing
+// else wants the core), then sleeps on the futex. On the stepping path the
+// next token usually arrives within microseconds, and a futex wake-up costs
+// tens of microseconds on a virtual machine.
 class Semaphore {
  public:
   explicit Semaphore(int initial = 0) : count_(initial) {}
@@ -48,10 +53,14 @@ class Semaphore {
     return false;
   }
 
-  void Acquire(int spins = 2000) {
+  void Acquire(int spins = 2000, int yields = 0) {
     for (int i = 0; i < spins; ++i) {
       if (TryAcquire()) return;
       CpuRelax();
+    }
+    for (int i = 0; i < yields; ++i) {
+      if (TryAcquire()) return;
+      sched_yield();
     }
     while (!TryAcquire()) {
       // The seq_cst pair (waiters_++ then count_ read, against count_ add
@@ -63,7 +72,6 @@ class Semaphore {
     }
   }
 
-  // Adds n tokens and wakes up to `wake` sleeping waiters (default n).
   void Release(int n = 1, int wake = -1) {
     if (wake < 0) wake = n;
     count_.fetch_add(n, std::memory_order_seq_cst);

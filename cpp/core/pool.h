@@ -267,13 +267,14 @@ class EnvPool {
       const int seen = completed_.Epoch();
       const int spins = 2 * spins_.load(std::memory_order_relaxed);
       for (int i = 0; i < spins && !batch->done.Done(); ++i) CpuRelax();
+      for (int i = 0; i < kYields && !batch->done.Done(); ++i) sched_yield();
       completed_.Wait(seen, [batch] { return batch->done.Done(); });
     }
   }
 
   void WorkerLoop() {
     for (;;) {
-      Task task = queue_.Pop(spins_.load(std::memory_order_relaxed));
+      Task task = queue_.Pop(spins_.load(std::memory_order_relaxed), kYields);
       if (task.kind == Task::kStop) return;
       RunTask(task);
     }
@@ -331,12 +332,12 @@ class EnvPool {
     if (batch->done.Arrive()) completed_.Notify();
   }
 
-  // Waiting threads spin before sleeping, which pays off only when tasks
-  // are short (classic control: the next one is microseconds away). For
-  // long tasks (Atari, MuJoCo) a spinning thread just steals a core from a
-  // busy one, so spinning stops once a sampled task takes over 20 us.
+  // Waiting threads spin, then yield, then sleep. Spinning pays off only
+  // when tasks are short (the next one is microseconds away); once a
+  // sampled task takes over 100 us (Atari) a spinning thread would mostly
+  // steal the core of a busy one, so only the yielding phase remains.
   void AdaptSpinning(std::chrono::steady_clock::duration took) {
-    spins_.store(took < std::chrono::microseconds(20) ? kSpins : 0, std::memory_order_relaxed);
+    spins_.store(took < std::chrono::microseconds(100) ? kSpins : 0, std::memory_order_relaxed);
   }
 
   // Same-step autoreset: copy the finished episode's last row aside.
@@ -400,6 +401,7 @@ class EnvPool {
   std::atomic<uint64_t> ring_alloc_{0};
   Notifier completed_;
   static constexpr int kSpins = 2000;
+  static constexpr int kYields = 100;
   std::atomic<int> spins_{kSpins};
 };
 

@@ -68,7 +68,7 @@ void TestActionQueue() {
     ts.emplace_back([&, c] {
       std::mt19937 rng(c);
       for (;;) {
-        Task t = q.Pop(c % 2 ? 0 : 2000);  // sleeping and spinning consumers
+        Task t = q.Pop(c % 2 ? 0 : 2000, c % 2 ? 0 : 50);  // sleeping and spinning consumers
         if (t.kind == Task::kStop) return;
         MaybeYield(rng);
         if (!busy[t.env_id].load()) failed = true;  // must be a live task
