@@ -316,3 +316,30 @@ def test_gym_seed_applies_at_next_reset() -> None:
     env.seed(3)
     again, _ = env.reset()
     np.testing.assert_array_equal(first, again)
+
+
+def test_an_env_that_throws_raises_in_recv_and_the_pool_goes_on() -> None:
+    from envpool import _envpool
+
+    def action(n: int, nan_row: int | None = None) -> dict:
+        move = np.zeros((n, 2), np.float32)
+        if nan_row is not None:
+            move[nan_row, 0] = np.nan
+        return {"move": move, "pick": np.ones(n, np.int32)}
+
+    pool = _envpool.Pool("Echo", {"num_envs": 3, "num_threads": 2})
+    pool.reset()
+    pool.send(action(3, nan_row=1))
+    with pytest.raises(RuntimeError, match="env 1 failed: Echo: move is NaN"):
+        pool.recv()
+    # The failed env counts as done: its next step is a reset; the others go on.
+    *_, info, _ = pool.step(action(3))
+    np.testing.assert_array_equal(info["elapsed_step"], [2, 0, 2])
+
+    pool = _envpool.Pool("Echo", {"num_envs": 3, "batch_size": 2, "num_threads": 2})
+    pool.send_reset()
+    ids = pool.recv()[5]["env_id"]
+    pool.send(action(2, nan_row=0), ids)
+    with pytest.raises(RuntimeError, match=f"env {ids[0]} failed"):
+        for _ in range(2):  # the failure is in one of the next two batches
+            pool.recv()

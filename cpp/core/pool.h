@@ -104,16 +104,18 @@ class EnvPool {
 
   // Checks done by the caller before any task is queued, so a bad call
   // changes nothing.
-  void CheckEnvIds(const int* env_ids, int n) const {
+  void CheckEnvIds(const int* env_ids, int n) {
     if (n <= 0) throw std::invalid_argument("env_id must name at least one env");
-    std::vector<char> seen(opt_.num_envs, 0);
+    // Repeats are found by stamping each named slot with this call's number.
+    ++check_stamp_;
     for (int i = 0; i < n; ++i) {
       int id = env_ids[i];
       if (id < 0 || id >= opt_.num_envs)
         throw std::out_of_range("env_id " + std::to_string(id) + " is out of range [0, " +
                                 std::to_string(opt_.num_envs) + ")");
-      if (seen[id]) throw std::invalid_argument("env_id " + std::to_string(id) + " is repeated");
-      seen[id] = 1;
+      if (slots_[id].check_stamp == check_stamp_)
+        throw std::invalid_argument("env_id " + std::to_string(id) + " is repeated");
+      slots_[id].check_stamp = check_stamp_;
       if (slots_[id].in_flight)
         throw std::invalid_argument("env " + std::to_string(id) +
                                     " is still in flight: recv() its result before sending to it again");
@@ -194,11 +196,11 @@ class EnvPool {
     std::vector<std::unique_ptr<char[]>> action_storage;
     std::vector<char*> action;
     std::vector<char*> out;  // this env's row pointers, refreshed per task
-    std::vector<char*> final_out;
     int elapsed = 0;
     uint32_t runs = 0;
     bool needs_reset = true;
     bool in_flight = false;  // caller thread only
+    uint64_t check_stamp = 0;  // caller thread only
   };
 
   static StateLayout BuildLayout(const EnvSpec& spec, AutoresetMode mode) {
@@ -251,7 +253,6 @@ class EnvPool {
         s.action.push_back(s.action_storage.back().get());
       }
       s.out.resize(num_env_keys_);
-      s.final_out.resize(num_env_keys_);
     }
   }
 
@@ -316,8 +317,10 @@ class EnvPool {
         }
       }
     } catch (const std::exception& e) {
-      if (!batch->failed.exchange(true))
-        batch->error = "env " + std::to_string(task.env_id) + " failed: " + e.what();
+      Fail(batch, task.env_id, e.what());
+      r.terminated = true;
+    } catch (...) {
+      Fail(batch, task.env_id, "unknown exception");
       r.terminated = true;
     }
     if (timed) AdaptSpinning(std::chrono::steady_clock::now() - start);
@@ -330,6 +333,10 @@ class EnvPool {
     *reinterpret_cast<int32_t*>(batch->Row(kElapsedStep, row)) = s.elapsed;
     if (opt_.autoreset == AutoresetMode::kSameStep && !(r.terminated || r.truncated)) ClearFinal(batch, row);
     if (batch->done.Arrive()) completed_.Notify();
+  }
+
+  static void Fail(StateBatch* batch, int env_id, const std::string& what) {
+    if (!batch->failed.exchange(true)) batch->error = "env " + std::to_string(env_id) + " failed: " + what;
   }
 
   // Waiting threads spin, then yield, then sleep. Spinning pays off only
@@ -377,6 +384,7 @@ class EnvPool {
   bool closed_ = false;
 
   // Caller-thread state.
+  uint64_t check_stamp_ = 0;
   std::vector<Task> tasks_;
   std::deque<std::shared_ptr<StateBatch>> pending_;  // sync mode
   int in_flight_count_ = 0;

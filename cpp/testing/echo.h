@@ -4,6 +4,8 @@
 #ifndef ENVPOOL_TESTING_ECHO_H_
 #define ENVPOOL_TESTING_ECHO_H_
 
+#include <stdexcept>
+
 #include "cpp/core/env.h"
 
 namespace envpool::testing {
@@ -25,6 +27,8 @@ class Echo : public Env {
   StepResult Step(const ActionRow& action, const StateRow& out) override {
     const float* move = action.In<float>(0);
     const int pick = action.In<int32_t>(1)[0];
+    // A way to make an env fail from Python, to test error reporting.
+    if (move[0] != move[0]) throw std::runtime_error("Echo: move is NaN");
     pos_[0] += move[0];
     pos_[1] += move[1];
     Write(out, pick, 0.0f);
