@@ -343,3 +343,29 @@ def test_an_env_that_throws_raises_in_recv_and_the_pool_goes_on() -> None:
     with pytest.raises(RuntimeError, match=f"env {ids[0]} failed"):
         for _ in range(2):  # the failure is in one of the next two batches
             pool.recv()
+
+
+def test_thread_affinity_pins_workers() -> None:
+    import os
+
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2 or cpus != list(range(len(cpus))):
+        pytest.skip("needs CPUs 0..n-1 available")
+
+    def pinned() -> list[str]:
+        lists = []
+        for tid in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{tid}/status") as f:
+                lists += [line.split()[1] for line in f if line.startswith("Cpus_allowed_list")]
+        return [c for c in lists if c.isdigit()]
+
+    before = pinned()
+    env = envpool.make("CartPole-v1", env_type="gym", num_envs=4, num_threads=2, thread_affinity_offset=1)
+    env.reset()
+    env.step(np.zeros(4, np.int32))
+    now = pinned()
+    for c in before:
+        now.remove(c)
+    # Worker i runs on CPU (offset + i) % cores.
+    assert sorted(now) == sorted([str(1 % len(cpus)), str(2 % len(cpus))])
+    env.close()
