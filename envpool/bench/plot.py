@@ -28,6 +28,10 @@ def plot(report: dict, path: str) -> None:
     from envpool.bench.cli import short_engine
 
     tasks = report["settings"]["tasks"]
+    # One colour per engine across every panel.
+    engines = list(dict.fromkeys(short_engine(r["engine"]) for r in report["results"]))
+    palette = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colour = {e: palette[i % len(palette)] for i, e in enumerate(engines)}
     fig, axes = plt.subplots(1, len(tasks), figsize=(6 * len(tasks), 4.5), squeeze=False)
     for ax, task in zip(axes[0], tasks):
         series: dict[str, list] = defaultdict(list)
@@ -36,13 +40,14 @@ def plot(report: dict, path: str) -> None:
                 continue
             label = short_engine(r["engine"]) + (f" (async, batch {r['batch_size']})" if r["mode"] == "async" else "")
             s = r["steps_per_s"]
-            series[label].append((r["num_envs"], s["median"], s["min"], s["max"]))
+            series[label].append((r["num_envs"], s["median"], s["min"], s["max"], colour[short_engine(r["engine"])]))
         for label, pts in series.items():
             pts.sort()
             x = [p[0] for p in pts]
             y = [p[1] for p in pts]
             err = [[p[1] - p[2] for p in pts], [p[3] - p[1] for p in pts]]
-            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=label)
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=label, color=pts[0][4],
+                        linestyle="--" if "async" in label else "-")
         ax.set_xscale("log", base=2)
         xs = sorted({p[0] for pts in series.values() for p in pts})
         if xs:
