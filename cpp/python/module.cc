@@ -266,10 +266,14 @@ class PyPool {
 
   void Send(const py::object& action, const py::object& env_id) {
     CheckOpen();
-    std::vector<int> ids = EnvIds(env_id);
+    const std::vector<int>& ids = EnvIds(env_id);
     const int n = static_cast<int>(ids.size());
-    std::vector<py::array> arrays;  // keeps converted actions alive
-    std::vector<const char*> ptrs;
+    // Member scratch (no allocation per call); holds converted actions
+    // alive until the engine has copied them.
+    std::vector<py::array>& arrays = action_arrays_;
+    std::vector<const char*>& ptrs = action_ptrs_;
+    arrays.clear();
+    ptrs.clear();
     const auto& specs = pool_->env_spec().action;
     if (specs.size() == 1 && action_names_[0].empty()) {
       if (py::isinstance<py::dict>(action)) throw py::type_error("this env takes an array action, not a dict");
@@ -287,6 +291,7 @@ class PyPool {
     }
     for (const py::array& a : arrays) ptrs.push_back(static_cast<const char*>(a.data()));
     pool_->Send(envpool::Task::kStep, ids.data(), n, ptrs.data(), nullptr);
+    arrays.clear();
   }
 
   py::tuple Recv() {
@@ -307,7 +312,7 @@ class PyPool {
   // Queue resets (optionally reseeding) without waiting.
   void SendReset(const py::object& env_id, const py::object& seed) {
     CheckOpen();
-    std::vector<int> ids = env_id.is_none() ? all_ids_ : ToIds(env_id);
+    const std::vector<int>& ids = env_id.is_none() ? all_ids_ : ToIds(env_id);
     std::vector<uint64_t> seeds;
     if (!seed.is_none()) {
       if (IsPyInt(seed)) {
@@ -358,8 +363,10 @@ class PyPool {
     return i.cast<int64_t>();
   }
 
-  std::vector<int> ToIds(const py::object& env_id) const {
-    std::vector<int> ids;
+  // Fills (and returns) the member scratch list of ids.
+  const std::vector<int>& ToIds(const py::object& env_id) {
+    std::vector<int>& ids = ids_scratch_;
+    ids.clear();
     if (IsPyInt(env_id)) {
       ids.push_back(CheckedId(env_id));
       return ids;
@@ -369,6 +376,12 @@ class PyPool {
     if (arr.size() == 0) throw py::value_error("env_id must name at least one env");
     char kind = arr.dtype().kind();
     if (kind != 'i' && kind != 'u') throw py::type_error("env_id must hold integers, got dtype " + std::string(py::str(arr.dtype())));
+    if (arr.dtype().is(py::dtype::of<int32_t>()) && (arr.flags() & py::array::c_style)) {
+      // info["env_id"] as recv() returned it: read in place.
+      const int32_t* p = static_cast<const int32_t*>(arr.data());
+      for (py::ssize_t i = 0; i < arr.size(); ++i) ids.push_back(CheckedId(p[i]));
+      return ids;
+    }
     auto ints = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
     const int64_t* p = ints.data();
     for (py::ssize_t i = 0; i < ints.size(); ++i) ids.push_back(CheckedId(p[i]));
@@ -389,7 +402,7 @@ class PyPool {
     }
   }
 
-  std::vector<int> EnvIds(const py::object& env_id) const {
+  const std::vector<int>& EnvIds(const py::object& env_id) {
     if (!env_id.is_none()) return ToIds(env_id);
     return pool_->sync() ? all_ids_ : last_ids_;
   }
@@ -498,7 +511,9 @@ class PyPool {
   std::vector<std::string> action_names_;
   std::vector<py::dtype> action_dtypes_;
   std::vector<bool> discrete_;
-  std::vector<int> all_ids_, last_ids_;
+  std::vector<int> all_ids_, last_ids_, ids_scratch_;
+  std::vector<py::array> action_arrays_;
+  std::vector<const char*> action_ptrs_;
 };
 
 py::tuple MakeSpec(const std::string& family_name, const py::dict& user_config) {
