@@ -62,18 +62,28 @@ py::object ToPython(const ConfigValue& v) {
   return std::visit([](const auto& x) -> py::object { return py::cast(x); }, v);
 }
 
-bool IsPyBool(const py::handle& o) {
-  return py::isinstance<py::bool_>(o) || py::isinstance(o, py::module_::import("numpy").attr("bool_"));
+// NumPy's scalar base types, looked up once (send() checks env ids with
+// them). Leaked on purpose: no Python calls at interpreter teardown.
+struct NumpyScalars {
+  py::object bool_, integer, floating;
+};
+const NumpyScalars& Numpy() {
+  static const NumpyScalars* types = [] {
+    py::module_ np = py::module_::import("numpy");
+    return new NumpyScalars{np.attr("bool_"), np.attr("integer"), np.attr("floating")};
+  }();
+  return *types;
 }
+
+bool IsPyBool(const py::handle& o) { return py::isinstance<py::bool_>(o) || py::isinstance(o, Numpy().bool_); }
 
 bool IsPyInt(const py::handle& o) {
   if (IsPyBool(o)) return false;
-  return py::isinstance<py::int_>(o) || py::isinstance(o, py::module_::import("numpy").attr("integer"));
+  return py::isinstance<py::int_>(o) || py::isinstance(o, Numpy().integer);
 }
 
 bool IsPyNumber(const py::handle& o) {
-  return IsPyInt(o) || py::isinstance<py::float_>(o) ||
-         py::isinstance(o, py::module_::import("numpy").attr("floating"));
+  return IsPyInt(o) || py::isinstance<py::float_>(o) || py::isinstance(o, Numpy().floating);
 }
 
 // Converts a user value to the type of the key's default, or TypeError.
@@ -246,6 +256,7 @@ class PyPool {
         o.name = py::str(name.substr(5));
         info_.push_back(o);
       }
+      if (k < envpool::kNumCommonKeys) common_.push_back(o);  // reward, terminated, ...
     }
     const auto& actions = pool_->env_spec().action;
     for (const ArraySpec& a : actions) {
@@ -467,7 +478,7 @@ class PyPool {
 
   py::object Group(const std::vector<OutputKey>& keys, const envpool::StateBatch& b, int rows,
                    const py::capsule& base) const {
-    if (keys.size() == 1 && std::string(keys[0].name).empty()) return View(keys[0], b, rows, base);
+    if (keys.size() == 1 && py::len(keys[0].name) == 0) return View(keys[0], b, rows, base);
     py::dict d;
     for (const OutputKey& o : keys) d[o.name] = View(o, b, rows, base);
     return d;
@@ -495,15 +506,7 @@ class PyPool {
                           View(Common(envpool::kDiscount), b, rows, base), info, final);
   }
 
-  const OutputKey& Common(int key) {
-    if (common_.empty()) {
-      for (int k = 0; k < envpool::kNumCommonKeys; ++k) {
-        const ArraySpec& a = pool_->layout().specs[k];
-        common_.push_back(OutputKey{k, py::str(a.name), ToNumpy(a.dtype), {}, {}});
-      }
-    }
-    return common_[key];
-  }
+  const OutputKey& Common(int key) const { return common_[key]; }
 
   Config config_;
   std::unique_ptr<envpool::EnvPool> pool_;
