@@ -325,25 +325,17 @@ class MujocoEnv : public Env {
  public:
   MujocoEnv(const TaskDef& def, const Params& p)
       : task_(def.task), v5_(def.version >= 5), p_(p) {
-    m_ = mj_copyModel(nullptr, LoadModel(p.xml_path));
-    if (m_ == nullptr) throw std::runtime_error("mj_copyModel failed");
+    m_ = LoadModel(p.xml_path);
     d_ = mj_makeData(m_);
-    if (d_ == nullptr) {
-      mj_deleteModel(m_);
-      throw std::runtime_error("mj_makeData failed");
-    }
+    if (d_ == nullptr) throw std::runtime_error("mj_makeData failed");
     try {
       Init();
     } catch (...) {
       mj_deleteData(d_);
-      mj_deleteModel(m_);
       throw;
     }
   }
-  ~MujocoEnv() override {
-    mj_deleteData(d_);
-    mj_deleteModel(m_);
-  }
+  ~MujocoEnv() override { mj_deleteData(d_); }
   MujocoEnv(const MujocoEnv&) = delete;
   MujocoEnv& operator=(const MujocoEnv&) = delete;
 
@@ -691,7 +683,6 @@ class MujocoEnv : public Env {
   }
 
   // A bare simulation step for the raw ceiling.
-  mjModel* model() { return m_; }
   mjData* data() { return d_; }
   int frame_skip() const { return p_.frame_skip; }
 
@@ -1024,7 +1015,7 @@ class MujocoEnv : public Env {
   Task task_;
   bool v5_;
   Params p_;
-  mjModel* m_ = nullptr;
+  const mjModel* m_ = nullptr;
   mjData* d_ = nullptr;
   double dt_ = 0.0;
   bool need_rne_ = false;
