@@ -336,12 +336,14 @@ def test_an_env_that_throws_raises_in_recv_and_the_pool_goes_on() -> None:
     *_, info, _ = pool.step(action(3))
     np.testing.assert_array_equal(info["elapsed_step"], [2, 0, 2])
 
-    pool = _envpool.Pool("Echo", {"num_envs": 3, "batch_size": 2, "num_threads": 2})
+    pool = _envpool.Pool("Echo", {"num_envs": 4, "batch_size": 2, "num_threads": 2})
     pool.send_reset()
     ids = pool.recv()[5]["env_id"]
     pool.send(action(2, nan_row=0), ids)
     with pytest.raises(RuntimeError, match=f"env {ids[0]} failed"):
-        for _ in range(2):  # the failure is in one of the next two batches
+        # Four envs are in flight (two resets, two steps), in no promised
+        # order: the failure is in one of the next two batches.
+        for _ in range(2):
             pool.recv()
 
 
@@ -359,13 +361,19 @@ def test_thread_affinity_pins_workers() -> None:
                 lists += [line.split()[1] for line in f if line.startswith("Cpus_allowed_list")]
         return [c for c in lists if c.isdigit()]
 
-    before = pinned()
-    env = envpool.make("CartPole-v1", env_type="gym", num_envs=4, num_threads=2, thread_affinity_offset=1)
-    env.reset()
-    env.step(np.zeros(4, np.int32))
-    now = pinned()
-    for c in before:
-        now.remove(c)
-    # Worker i runs on CPU (offset + i) % cores.
-    assert sorted(now) == sorted([str(1 % len(cpus)), str(2 % len(cpus))])
-    env.close()
+    def new_pins(**config: int) -> list[str]:
+        before = pinned()
+        env = envpool.make("CartPole-v1", env_type="gym", num_envs=4, thread_affinity_offset=1, **config)
+        now = pinned()
+        env.close()
+        for c in before:
+            now.remove(c)
+        return sorted(now)
+
+    # Worker i runs on CPU (offset + i) % cores; async mode starts
+    # num_threads workers, sync mode one fewer (recv()'s thread steps too).
+    n = len(cpus)
+    assert new_pins(num_threads=2, batch_size=2) == sorted([str(1 % n), str(2 % n)])
+    assert new_pins(num_threads=3, batch_size=2) == sorted([str(1 % n), str(2 % n), str(3 % n)])
+    assert new_pins(num_threads=3) == sorted([str(1 % n), str(2 % n)])
+    assert new_pins(num_threads=1) == [str(1 % n)]

@@ -30,7 +30,7 @@ def _build_and_run(tmp_path: Path, *flags: str) -> str:
 @pytest.mark.skipif(CXX is None, reason="no C++ compiler")
 def test_core_stress(tmp_path: Path) -> None:
     out = _build_and_run(tmp_path, "-O2")
-    for part in ("semaphore ok", "action queue ok", "countdown ok", "pool ok"):
+    for part in ("semaphore ok", "action queue ok", "lane fairness ok", "countdown ok", "pool ok"):
         assert part in out
 
 

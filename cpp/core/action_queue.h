@@ -1,13 +1,18 @@
 // The queue of pending env tasks (a step or a reset of one env).
 //
 // One producer (the Python thread, which holds the GIL while it sends) and
-// many consumers (the workers, and the receiving thread when it helps).
-// The producer fills slots and then releases that many semaphore tokens;
-// a consumer holding a token claims the next slot with one fetch_add.
-// Each slot carries a sequence number (as in Vyukov's bounded queue), so a
-// consumer that claimed a slot and was preempted before reading it can't
-// have its task overwritten: the producer waits for the read first. That
-// wait only happens when a consumer sleeps mid-claim for a whole lap.
+// several consumers (the workers, and the receiving thread when it helps).
+// Each env has a home lane, and a consumer with a lane takes from it first,
+// so an env keeps running on the same thread and its simulator state stays
+// in that core's cache (moving a MuJoCo env between cores every step costs
+// ~4% of the physics). An idle consumer takes any lane's work, and every
+// kFairEvery-th claim serves the lanes in turn, so a lane whose owner is
+// busy elsewhere is never starved.
+//
+// One semaphore counts the tasks waiting in all lanes: a consumer holding
+// a token is owed a task and scans the lanes until it claims one. Each
+// lane is a bounded ring whose slots carry sequence numbers (Vyukov's
+// queue), so the producer never overwrites a slot still being read.
 #ifndef ENVPOOL_CORE_ACTION_QUEUE_H_
 #define ENVPOOL_CORE_ACTION_QUEUE_H_
 
@@ -15,6 +20,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "cpp/core/futex.h"
@@ -38,53 +44,115 @@ struct Task {
 
 class ActionQueue {
  public:
-  explicit ActionQueue(std::size_t capacity) : ring_(capacity) {
-    for (std::size_t i = 0; i < capacity; ++i) ring_[i].seq.store(i, std::memory_order_relaxed);
+  // `lane_capacity` bounds the tasks one lane can hold at once.
+  ActionQueue(int num_lanes, std::size_t lane_capacity) : lanes_(num_lanes) {
+    for (Lane& lane : lanes_) {
+      lane.ring = std::make_unique<Cell[]>(lane_capacity);
+      lane.capacity = lane_capacity;
+      for (std::size_t i = 0; i < lane_capacity; ++i) lane.ring[i].seq.store(i, std::memory_order_relaxed);
+    }
   }
 
-  // Producer only. Publish tasks[0..n) to the consumers, waking at most
-  // `wake` sleeping ones (the others are left for whoever comes next).
+  int num_lanes() const { return static_cast<int>(lanes_.size()); }
+  int LaneOf(int env_id) const { return env_id % num_lanes(); }
+
+  // Producer only. Publish tasks[0..n), each to its env's lane, waking at
+  // most `wake` sleeping consumers (the others are left for whoever comes
+  // next).
   void Push(const Task* tasks, int n, int wake) {
-    for (int i = 0; i < n; ++i, ++tail_) {
-      Cell& cell = ring_[tail_ % ring_.size()];
-      for (int spin = 0; cell.seq.load(std::memory_order_acquire) != tail_; ++spin)
+    for (int i = 0; i < n; ++i) {
+      Lane& lane = lanes_[LaneOf(tasks[i].env_id)];
+      Cell& cell = lane.ring[lane.tail % lane.capacity];
+      for (int spin = 0; cell.seq.load(std::memory_order_acquire) != lane.tail; ++spin)
         if (spin > 64) sched_yield();
       cell.task = tasks[i];
-      cell.seq.store(tail_ + 1, std::memory_order_release);
+      cell.seq.store(lane.tail + 1, std::memory_order_release);
+      ++lane.tail;
     }
     tokens_.Release(n, wake);
   }
 
-  // Blocks until a task is available (see Semaphore::Acquire).
-  Task Pop(int spins, int yields) {
-    tokens_.Acquire(spins, yields);
-    return Claim();
+  // Producer only. Makes `consumers` blocked or later Pop() calls return a
+  // kStop task once every queued task has been claimed.
+  void Stop(int consumers) {
+    stopping_.store(true, std::memory_order_seq_cst);
+    tokens_.Release(consumers, consumers);
   }
 
-  bool TryPop(Task* task) {
+  // Blocks until a task is available (see Semaphore::Acquire). `lane` is
+  // the consumer's own lane (one consumer per lane), or -1 for none.
+  Task Pop(int lane, int spins, int yields) {
+    tokens_.Acquire(spins, yields);
+    return Claim(lane);
+  }
+
+  bool TryPop(int lane, Task* task) {
     if (!tokens_.TryAcquire()) return false;
-    *task = Claim();
+    *task = Claim(lane);
     return true;
   }
 
  private:
-  Task Claim() {
-    uint64_t i = head_.fetch_add(1, std::memory_order_relaxed);
-    Cell& cell = ring_[i % ring_.size()];
-    // Holding a token means slot i is published or about to be.
-    while (cell.seq.load(std::memory_order_acquire) != i + 1) CpuRelax();
-    Task task = cell.task;
-    cell.seq.store(i + ring_.size(), std::memory_order_release);
-    return task;
-  }
-
   struct Cell {
     Task task;
     std::atomic<uint64_t> seq;
   };
-  std::vector<Cell> ring_;
-  uint64_t tail_ = 0;
-  std::atomic<uint64_t> head_{0};
+  struct alignas(64) Lane {
+    std::unique_ptr<Cell[]> ring;
+    std::size_t capacity = 0;
+    uint64_t tail = 0;  // producer only
+    alignas(64) std::atomic<uint64_t> head{0};
+    alignas(64) uint32_t owner_claims = 0;  // the lane's own consumer only
+  };
+  static constexpr uint32_t kFairEvery = 8;
+
+  // With a token in hand: the task it stands for is published, or about
+  // to be, in some lane (another consumer may take the one we saw first,
+  // but then its own is still there for us). After Stop() a token may
+  // stand for no task; stopping_ is read before the scan, so a scan that
+  // follows it sees every task pushed before Stop() and queued work is all
+  // claimed before anyone stops.
+  Task Claim(int own) {
+    const int n = num_lanes();
+    int first;
+    if (own >= 0) {
+      const uint32_t turn = ++lanes_[own].owner_claims;
+      first = turn % kFairEvery != 0 ? own : static_cast<int>(turn / kFairEvery % n);
+    } else {
+      first = static_cast<int>(laneless_claims_.fetch_add(1, std::memory_order_relaxed) % n);
+    }
+    for (;;) {
+      const bool stopping = stopping_.load(std::memory_order_seq_cst);
+      Task task;
+      for (int k = 0; k < n; ++k)
+        if (TryClaim(lanes_[(first + k) % n], &task)) return task;
+      if (stopping) return Task{Task::kStop, 0, nullptr, 0, false, 0};
+      CpuRelax();
+    }
+  }
+
+  static bool TryClaim(Lane& lane, Task* out) {
+    uint64_t pos = lane.head.load(std::memory_order_relaxed);
+    for (;;) {
+      Cell& cell = lane.ring[pos % lane.capacity];
+      const uint64_t seq = cell.seq.load(std::memory_order_acquire);
+      const auto diff = static_cast<int64_t>(seq - (pos + 1));
+      if (diff < 0) return false;  // nothing published at pos: empty
+      if (diff > 0) {              // another consumer took pos
+        pos = lane.head.load(std::memory_order_relaxed);
+        continue;
+      }
+      if (lane.head.compare_exchange_weak(pos, pos + 1, std::memory_order_relaxed)) {
+        *out = cell.task;
+        cell.seq.store(pos + lane.capacity, std::memory_order_release);
+        return true;
+      }
+    }
+  }
+
+  std::vector<Lane> lanes_;
+  std::atomic<uint32_t> laneless_claims_{0};
+  std::atomic<bool> stopping_{false};
   Semaphore tokens_;
 };
 

@@ -66,15 +66,11 @@ inline std::vector<ArraySpec> CommonStateSpecs() {
 class EnvPool {
  public:
   EnvPool(const Family& family, const Config& config, PoolOptions opt)
-      : opt_(opt), env_spec_(family.make_spec(config)),
+      : opt_(Resolve(opt)), env_spec_(family.make_spec(config)),
         layout_(BuildLayout(env_spec_, opt.autoreset)),
-        queue_(static_cast<std::size_t>(opt.num_envs) + 64) {
-    if (opt_.batch_size == 0) opt_.batch_size = opt_.num_envs;
-    if (opt_.num_threads == 0) {
-      int hw = static_cast<int>(std::thread::hardware_concurrency());
-      opt_.num_threads = std::max(1, std::min(opt_.batch_size, hw));
-    }
-    sync_ = opt_.batch_size == opt_.num_envs;
+        sync_(opt_.batch_size == opt_.num_envs),
+        num_workers_(NumWorkers(opt_, sync_)),
+        queue_(NumLanes(num_workers_, sync_), static_cast<std::size_t>(opt_.num_envs)) {
     capacity_ = opt_.batch_size;
     memory_ = std::make_shared<BatchMemory>(BatchBytes(layout_, capacity_));
     num_env_keys_ = static_cast<int>(env_spec_.state.size());
@@ -85,8 +81,14 @@ class EnvPool {
       ring_ = std::vector<RingSlot>(ring_size_);
       for (int i = 0; i < ring_size_; ++i) Publish(i);
     }
-    for (int i = 0; i < opt_.num_threads; ++i) {
-      workers_.emplace_back([this] { WorkerLoop(); });
+    // Spinning only pays while every waiting thread has a core of its own;
+    // otherwise a spinner takes the core of a thread with work to do.
+    if (num_workers_ + 1 > UsableCores()) {
+      may_spin_ = false;
+      spins_.store(0);
+    }
+    for (int i = 0; i < num_workers_; ++i) {
+      workers_.emplace_back([this, i] { WorkerLoop(i); });
       if (opt_.thread_affinity_offset >= 0) Pin(workers_.back(), i);
     }
   }
@@ -184,8 +186,7 @@ class EnvPool {
   void Close() {
     if (closed_) return;
     closed_ = true;
-    std::vector<Task> stops(workers_.size(), Task{Task::kStop, 0, nullptr, 0, false, 0});
-    queue_.Push(stops.data(), static_cast<int>(stops.size()), static_cast<int>(stops.size()));
+    queue_.Stop(static_cast<int>(workers_.size()));
     for (std::thread& t : workers_) t.join();
     workers_.clear();
   }
@@ -256,10 +257,36 @@ class EnvPool {
     }
   }
 
+  static PoolOptions Resolve(PoolOptions opt) {
+    if (opt.batch_size == 0) opt.batch_size = opt.num_envs;
+    if (opt.num_threads == 0) opt.num_threads = std::max(1, std::min(opt.batch_size, UsableCores()));
+    return opt;
+  }
+
+  // In sync mode nothing is left to run while the caller is back in
+  // Python, and the caller steps envs while it waits in recv(), so it is
+  // one of the num_threads stepping threads. In async mode workers keep
+  // stepping while the caller is away, so all num_threads are workers.
+  static int NumWorkers(const PoolOptions& opt, bool sync) {
+    return sync ? std::max(1, opt.num_threads - 1) : opt.num_threads;
+  }
+
+  static int UsableCores() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  }
+
+  // Every worker has a lane. In sync mode the caller has one too: it is
+  // always in recv() while its batch has work. In async mode it may be away
+  // in Python for long, so it takes from all lanes in turn.
+  static int NumLanes(int num_workers, bool sync) { return sync ? num_workers + 1 : num_workers; }
+  int caller_lane() const { return sync_ ? num_workers_ : -1; }
+
   void HelpUntilDone(StateBatch* batch) {
     Task task;
     while (!batch->done.Done()) {
-      if (queue_.TryPop(&task)) {
+      if (queue_.TryPop(caller_lane(), &task)) {
         RunTask(task);
         continue;
       }
@@ -273,9 +300,9 @@ class EnvPool {
     }
   }
 
-  void WorkerLoop() {
+  void WorkerLoop(int lane) {
     for (;;) {
-      Task task = queue_.Pop(spins_.load(std::memory_order_relaxed), kYields);
+      Task task = queue_.Pop(lane, spins_.load(std::memory_order_relaxed), kYields);
       if (task.kind == Task::kStop) return;
       RunTask(task);
     }
@@ -344,6 +371,7 @@ class EnvPool {
   // sampled task takes over 100 us (Atari) a spinning thread would mostly
   // steal the core of a busy one, so only the yielding phase remains.
   void AdaptSpinning(std::chrono::steady_clock::duration took) {
+    if (!may_spin_) return;
     spins_.store(took < std::chrono::microseconds(100) ? kSpins : 0, std::memory_order_relaxed);
   }
 
@@ -373,8 +401,10 @@ class EnvPool {
   PoolOptions opt_;
   EnvSpec env_spec_;
   StateLayout layout_;
-  ActionQueue queue_;
   bool sync_ = true;
+  int num_workers_ = 0;
+  ActionQueue queue_;  // lane i: worker i; sync mode: last lane the caller's
+  bool may_spin_ = true;
   int capacity_ = 0;
   std::shared_ptr<BatchMemory> memory_;
   int num_env_keys_ = 0;

@@ -54,11 +54,12 @@ void TestSemaphore() {
 }
 
 void TestActionQueue() {
-  // One producer, several consumers, in-flight capped as the pool does;
-  // every task must be run exactly once even with consumers preempted
-  // between claiming and reading a slot.
+  // One producer, several consumers with a lane each, in-flight capped as
+  // the pool does; every task must be run exactly once even with consumers
+  // preempted between claiming and reading a slot, and Stop() must let the
+  // queued work finish first.
   constexpr int kEnvs = 16, kConsumers = 4, kRounds = 200000;
-  ActionQueue q(kEnvs + 8);
+  ActionQueue q(kConsumers + 1, kEnvs);
   std::vector<std::atomic<int>> runs(kEnvs);
   std::atomic<int> in_flight{0};
   std::vector<std::atomic<bool>> busy(kEnvs);
@@ -68,7 +69,7 @@ void TestActionQueue() {
     ts.emplace_back([&, c] {
       std::mt19937 rng(c);
       for (;;) {
-        Task t = q.Pop(c % 2 ? 0 : 2000, c % 2 ? 0 : 50);  // sleeping and spinning consumers
+        Task t = q.Pop(c, c % 2 ? 0 : 2000, c % 2 ? 0 : 50);  // sleeping and spinning consumers
         if (t.kind == Task::kStop) return;
         MaybeYield(rng);
         if (!busy[t.env_id].load()) failed = true;  // must be a live task
@@ -90,13 +91,42 @@ void TestActionQueue() {
     ++sent_per_env[id];
     ++sent;
   }
-  while (in_flight.load() > 0) std::this_thread::yield();
-  std::vector<Task> stops(kConsumers, Task{Task::kStop, 0, nullptr, 0, false, 0});
-  q.Push(stops.data(), kConsumers, kConsumers);
+  // The producer's own lane is served by stealing alone; stop with work
+  // still queued.
+  q.Stop(kConsumers);
   for (auto& t : ts) t.join();
+  CHECK(in_flight.load() == 0);
   CHECK(!failed.load());
   for (int i = 0; i < kEnvs; ++i) CHECK(runs[i].load() == sent_per_env[i]);
   std::puts("action queue ok");
+}
+
+void TestLaneFairness() {
+  // A consumer whose own lane never empties still serves the other lane
+  // on its 8th claim (the lanes' turn), not never.
+  ActionQueue q(2, 4);
+  Task other{Task::kStep, 1, nullptr, 0, false, 0};  // lane 1
+  q.Push(&other, 1, 0);
+  int own_first = 0;
+  for (;;) {
+    Task mine{Task::kStep, 0, nullptr, 0, false, 0};  // lane 0
+    q.Push(&mine, 1, 0);
+    Task t = q.Pop(0, 0, 0);
+    if (t.env_id == 1) break;
+    CHECK(++own_first < 8);
+  }
+  CHECK(own_first == 7);  // claims 1..7 prefer the own lane
+  // A consumer without a lane takes from the lanes in turn (lane 0 still
+  // holds the last `mine`).
+  Task mine{Task::kStep, 0, nullptr, 0, false, 0};
+  q.Push(&other, 1, 0);
+  Task t;
+  CHECK(q.TryPop(-1, &t) && t.env_id == 0);  // turn 0: lane 0 first
+  q.Push(&mine, 1, 0);
+  CHECK(q.TryPop(-1, &t) && t.env_id == 1);  // turn 1: lane 1 first
+  CHECK(q.TryPop(-1, &t) && t.env_id == 0);
+  CHECK(!q.TryPop(-1, &t));
+  std::puts("lane fairness ok");
 }
 
 void TestCountdown() {
@@ -220,6 +250,7 @@ int main() {
   std::setvbuf(stdout, nullptr, _IONBF, 0);
   TestSemaphore();
   TestActionQueue();
+  TestLaneFairness();
   TestCountdown();
   for (auto mode : {AutoresetMode::kNextStep, AutoresetMode::kSameStep}) {
     TestPool(8, 8, 2, mode, 3000);    // sync
