@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -469,11 +470,25 @@ class PyPool {
       check(static_cast<const uint8_t*>(a.data()));
   }
 
+  // NumPy's C API directly: py::array's constructor allocates shape and
+  // stride vectors per call, and a batch has a dozen views.
   py::array View(const OutputKey& o, const envpool::StateBatch& b, int rows, const py::capsule& base) const {
-    std::vector<py::ssize_t> shape{rows}, strides{static_cast<py::ssize_t>(b.row_bytes[o.key])};
-    shape.insert(shape.end(), o.shape.begin(), o.shape.end());
-    strides.insert(strides.end(), o.strides.begin(), o.strides.end());
-    return py::array(o.dtype, std::move(shape), std::move(strides), b.key_base[o.key], base);
+    constexpr std::size_t kMaxDims = 16;
+    const std::size_t ndim = o.shape.size() + 1;
+    if (ndim > kMaxDims) throw std::length_error("state key has too many dimensions");
+    Py_intptr_t shape[kMaxDims], strides[kMaxDims];
+    shape[0] = rows;
+    strides[0] = static_cast<Py_intptr_t>(b.row_bytes[o.key]);
+    std::copy(o.shape.begin(), o.shape.end(), shape + 1);
+    std::copy(o.strides.begin(), o.strides.end(), strides + 1);
+    const auto& api = py::detail::npy_api::get();
+    PyObject* arr = api.PyArray_NewFromDescr_(api.PyArray_Type_, o.dtype.inc_ref().ptr(), static_cast<int>(ndim),
+                                              shape, strides, b.key_base[o.key],
+                                              py::detail::npy_api::NPY_ARRAY_WRITEABLE_, nullptr);
+    if (arr == nullptr) throw py::error_already_set();
+    auto view = py::reinterpret_steal<py::array>(arr);
+    if (api.PyArray_SetBaseObject_(arr, base.inc_ref().ptr()) != 0) throw py::error_already_set();
+    return view;
   }
 
   py::object Group(const std::vector<OutputKey>& keys, const envpool::StateBatch& b, int rows,
