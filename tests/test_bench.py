@@ -210,7 +210,7 @@ def test_table_marks_missing_engines():
 
 
 def test_issue2_throughput_script(tmp_path):
-    """benchmarks/throughput.py runs the worker by path; its own interpreter as the 'other' one."""
+    """benchmarks/throughput.py (an envpool-bench preset); its own interpreter as the 'other' one."""
     out_json = tmp_path / "t.json"
     p = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "throughput.py"), "--seconds", "0.05", "--warmup", "0",
@@ -218,8 +218,10 @@ def test_issue2_throughput_script(tmp_path):
         capture_output=True, text=True, timeout=60, env=dict(os.environ),
     )  # fmt: skip
     assert p.returncode == 0, p.stderr
-    assert "n=256 b=128 async" in p.stdout and "x ours" in p.stdout
+    assert "x envpool" in p.stdout
     results = json.loads(out_json.read_text())["results"]
+    assert [(r["num_envs"], r["batch_size"], r["mode"]) for r in results[::2]] == [
+        (8, 8, "sync"), (64, 64, "sync"), (256, 128, "async"), (1, 1, "sync")]  # fmt: skip
     assert len(results) == 8 and all(r["steps_per_s"] and not r["errors"] for r in results), results
     latency = [r for r in results if r["num_envs"] == 1]
     assert all(r["us_per_call"] and r["num_threads"] == 1 for r in latency)
