@@ -88,24 +88,26 @@ inline std::size_t BatchBytes(const StateLayout& layout, int capacity) {
 struct StateBatch {
   // `memory` must hold BatchBytes(layout, capacity); rows [0, target) are
   // the ones workers fill and recv() hands out.
+  // `layout` must outlive the batch (the pool owns both; NumPy's views
+  // keep only `memory`).
   StateBatch(const StateLayout& layout, int capacity, int target, std::shared_ptr<char> mem)
-      : memory(std::move(mem)), capacity(capacity) {
+      : layout(layout), memory(std::move(mem)), capacity(capacity) {
+    key_base.reserve(layout.specs.size());
     char* p = memory.get();
     for (std::size_t k = 0; k < layout.specs.size(); ++k) {
       key_base.push_back(p);
-      row_bytes.push_back(layout.row_bytes[k]);
       p += layout.BlockBytes(k, capacity);
     }
     done.Reset(target);
   }
 
   char* Row(std::size_t key, int row) const {
-    return key_base[key] + row_bytes[key] * row;
+    return key_base[key] + layout.row_bytes[key] * row;
   }
 
+  const StateLayout& layout;
   std::shared_ptr<char> memory;
   std::vector<char*> key_base;
-  std::vector<std::size_t> row_bytes;
   int capacity;
   Countdown done;
   // Set by a worker whose env threw; reported by recv().

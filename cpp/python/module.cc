@@ -478,7 +478,7 @@ class PyPool {
     if (ndim > kMaxDims) throw std::length_error("state key has too many dimensions");
     Py_intptr_t shape[kMaxDims], strides[kMaxDims];
     shape[0] = rows;
-    strides[0] = static_cast<Py_intptr_t>(b.row_bytes[o.key]);
+    strides[0] = static_cast<Py_intptr_t>(b.layout.row_bytes[o.key]);
     std::copy(o.shape.begin(), o.shape.end(), shape + 1);
     std::copy(o.strides.begin(), o.strides.end(), strides + 1);
     const auto& api = py::detail::npy_api::get();
