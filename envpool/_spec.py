@@ -12,7 +12,8 @@ from gymnasium import spaces
 ArraySpecTuple = tuple[str, str, tuple[int, ...], list[float], list[float]]
 
 
-def _bounds(values: list[float], shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+def bounds(values: list[float], shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """An array spec's low or high as a full array of its dtype (ints clipped to range)."""
     arr = np.asarray(values, dtype=np.float64)
     if dtype.kind in "iub":
         info = np.iinfo(dtype) if dtype.kind in "iu" else None
@@ -36,7 +37,7 @@ def to_space(spec: ArraySpecTuple) -> spaces.Space:
         return spaces.Discrete(int(high[0] - low[0] + 1), start=int(low[0]))
     if dtype == np.bool_:
         return spaces.MultiBinary(shape if shape else 1)
-    return spaces.Box(_bounds(low, shape, dtype), _bounds(high, shape, dtype), shape=shape, dtype=dtype)
+    return spaces.Box(bounds(low, shape, dtype), bounds(high, shape, dtype), shape=shape, dtype=dtype)
 
 
 def group_space(specs: list[ArraySpecTuple], prefix: str) -> spaces.Space:

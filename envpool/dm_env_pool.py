@@ -10,7 +10,7 @@ import numpy as np
 from dm_env import specs as dm_specs
 
 from envpool._pool import PoolBase
-from envpool._spec import ArraySpecTuple, is_discrete
+from envpool._spec import ArraySpecTuple, bounds, is_discrete
 
 
 def _dm_spec(spec: ArraySpecTuple, name: str) -> dm_specs.Array:
@@ -18,11 +18,8 @@ def _dm_spec(spec: ArraySpecTuple, name: str) -> dm_specs.Array:
     dtype = np.dtype(dtype_name)
     if is_discrete(spec):
         return dm_specs.DiscreteArray(int(high[0] - low[0] + 1), dtype=dtype, name=name)
-    lo, hi = np.asarray(low, np.float64), np.asarray(high, np.float64)
-    if np.all(np.isfinite(lo)) and np.all(np.isfinite(hi)):
-        lo = np.broadcast_to(lo, shape) if lo.size == 1 else lo.reshape(shape)
-        hi = np.broadcast_to(hi, shape) if hi.size == 1 else hi.reshape(shape)
-        return dm_specs.BoundedArray(shape, dtype, lo.astype(dtype), hi.astype(dtype), name=name)
+    if np.all(np.isfinite(low)) and np.all(np.isfinite(high)):
+        return dm_specs.BoundedArray(shape, dtype, bounds(low, shape, dtype), bounds(high, shape, dtype), name=name)
     return dm_specs.Array(shape, dtype, name=name)
 
 
@@ -42,7 +39,7 @@ class DmEnvPool(PoolBase, dm_env.Environment):
         PoolBase.__init__(self, task_id, **config)
         obs = [s for s in self.spec.state_spec if s[0] == "obs" or s[0].startswith("obs:")]
         info = [s for s in self.spec.state_spec if s[0].startswith("info:")]
-        self._fields = [("obs" if s[0] == "obs" else s[0][4:]) for s in obs] + [s[0][5:] for s in info]
+        self._fields = [("obs" if s[0] == "obs" else s[0][4:]) for s in obs] + self.spec.info_keys
         self._specs = obs + info
         self._obs_keys = [s[0] for s in obs]
         self.State = collections.namedtuple("State", self._fields)  # type: ignore[misc]

@@ -41,8 +41,6 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
         options = options or {}
         if "reset_mask" in options:
             ids = env_ids_from_mask(options["reset_mask"], self._num_envs)
-            if isinstance(seed, int):
-                seed = [seed + int(i) for i in ids]
             obs, _, _, _, _, info, _ = self._pool.reset(ids, seed)
             return self._merge_masked(ids, obs, info)
         obs, _, _, _, _, info, _ = self._pool.reset(None, seed)

@@ -135,6 +135,10 @@ def test_gymnasium_reset_mask() -> None:
     np.testing.assert_array_equal(info["_elapsed_step"], mask)
     _, _, _, _, info = env.step(np.ones(3, np.int32))
     np.testing.assert_array_equal(info["elapsed_step"], [4, 1, 4])
+    # An int seed reseeds each masked env i with seed + i, as a full reset does.
+    seeded, _ = env.reset(seed=5, options={"reset_mask": mask})
+    fresh, _ = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=3).reset(seed=5)
+    np.testing.assert_array_equal(seeded[1], fresh[1])
 
 
 def test_dict_and_continuous_actions() -> None:
