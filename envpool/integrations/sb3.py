@@ -19,7 +19,7 @@ stable-baselines3 (>= 2) is an optional dependency: only this module needs it.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -114,10 +114,6 @@ class SB3VecEnv(VecEnv):
 
     def close(self) -> None:
         self.pool.close()
-
-    def seed(self, seed: int | None = None) -> Sequence[int | None]:
-        """Seed env i with ``seed + i`` at the next reset (SB3's convention)."""
-        return super().seed(seed)
 
     # Every env of a pool is the same C++ env: attributes are the pool's.
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
