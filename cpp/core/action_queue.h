@@ -2,12 +2,12 @@
 //
 // One producer (the Python thread, which holds the GIL while it sends) and
 // several consumers (the workers, and the receiving thread when it helps).
-// Each env has a home lane, and a consumer with a lane takes from it first,
-// so an env keeps running on the same thread and its simulator state stays
-// in that core's cache (moving a MuJoCo env between cores every step costs
-// ~4% of the physics). An idle consumer takes any lane's work, and every
-// kFairEvery-th claim serves the lanes in turn, so a lane whose owner is
-// busy elsewhere is never starved.
+// Each consumer owns a lane and each env has a home lane. A consumer takes
+// from its own lane first, so an env keeps running on the same thread and
+// its simulator state stays in that core's cache (moving a MuJoCo env
+// between cores every step costs ~4% of the physics). An idle consumer
+// takes any lane's work, and every kFairEvery-th claim serves the lanes in
+// turn, so a lane whose owner is busy elsewhere is never starved.
 //
 // One semaphore counts the tasks waiting in all lanes: a consumer holding
 // a token is owed a task and scans the lanes until it claims one. Each
@@ -80,7 +80,7 @@ class ActionQueue {
   }
 
   // Blocks until a task is available (see Semaphore::Acquire). `lane` is
-  // the consumer's own lane (one consumer per lane), or -1 for none.
+  // the consumer's own lane (one consumer per lane).
   Task Pop(int lane, int spins, int yields) {
     tokens_.Acquire(spins, yields);
     return Claim(lane);
@@ -114,13 +114,8 @@ class ActionQueue {
   // claimed before anyone stops.
   Task Claim(int own) {
     const int n = num_lanes();
-    int first;
-    if (own >= 0) {
-      const uint32_t turn = ++lanes_[own].owner_claims;
-      first = turn % kFairEvery != 0 ? own : static_cast<int>(turn / kFairEvery % n);
-    } else {
-      first = static_cast<int>(laneless_claims_.fetch_add(1, std::memory_order_relaxed) % n);
-    }
+    const uint32_t turn = ++lanes_[own].owner_claims;
+    const int first = turn % kFairEvery != 0 ? own : static_cast<int>(turn / kFairEvery % n);
     for (;;) {
       const bool stopping = stopping_.load(std::memory_order_seq_cst);
       Task task;
@@ -151,7 +146,6 @@ class ActionQueue {
   }
 
   std::vector<Lane> lanes_;
-  std::atomic<uint32_t> laneless_claims_{0};
   std::atomic<bool> stopping_{false};
   Semaphore tokens_;
 };

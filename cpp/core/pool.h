@@ -69,8 +69,8 @@ class EnvPool {
       : opt_(Resolve(opt)), env_spec_(family.make_spec(config)),
         layout_(BuildLayout(env_spec_, opt.autoreset)),
         sync_(opt_.batch_size == opt_.num_envs),
-        num_workers_(NumWorkers(opt_, sync_)),
-        queue_(NumLanes(num_workers_, sync_), static_cast<std::size_t>(opt_.num_envs)) {
+        num_workers_(NumWorkers(opt_)),
+        queue_(num_workers_ + 1, static_cast<std::size_t>(opt_.num_envs)) {
     capacity_ = opt_.batch_size;
     memory_ = std::make_shared<BatchMemory>(BatchBytes(layout_, capacity_));
     num_env_keys_ = static_cast<int>(env_spec_.state.size());
@@ -263,13 +263,14 @@ class EnvPool {
     return opt;
   }
 
-  // In sync mode nothing is left to run while the caller is back in
-  // Python, and the caller steps envs while it waits in recv(), so it is
-  // one of the num_threads stepping threads. In async mode workers keep
-  // stepping while the caller is away, so all num_threads are workers.
-  static int NumWorkers(const PoolOptions& opt, bool sync) {
-    return sync ? std::max(1, opt.num_threads - 1) : opt.num_threads;
-  }
+  // The caller steps envs while it waits in recv(), so it is one of the
+  // num_threads stepping threads, in both modes. In async mode one more
+  // worker would keep stepping while the caller is in Python, but the
+  // caller then runs on that worker's core too: with one thread per core
+  // the scheduler keeps each thread (and its lane's envs) on one core,
+  // which measured faster (HalfCheetah-v4, 8 envs, batch 4, 2 cores: 0.93
+  // of the raw ceiling against 0.90).
+  static int NumWorkers(const PoolOptions& opt) { return std::max(1, opt.num_threads - 1); }
 
   static int UsableCores() {
     cpu_set_t set;
@@ -277,11 +278,9 @@ class EnvPool {
     return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   }
 
-  // Every worker has a lane. In sync mode the caller has one too: it is
-  // always in recv() while its batch has work. In async mode it may be away
-  // in Python for long, so it takes from all lanes in turn.
-  static int NumLanes(int num_workers, bool sync) { return sync ? num_workers + 1 : num_workers; }
-  int caller_lane() const { return sync_ ? num_workers_ : -1; }
+  // Every stepping thread has a lane: worker i lane i, the caller the
+  // last one.
+  int caller_lane() const { return num_workers_; }
 
   void HelpUntilDone(StateBatch* batch) {
     Task task;
@@ -403,7 +402,7 @@ class EnvPool {
   StateLayout layout_;
   bool sync_ = true;
   int num_workers_ = 0;
-  ActionQueue queue_;  // lane i: worker i; sync mode: last lane the caller's
+  ActionQueue queue_;  // lane i: worker i; the last lane: the caller
   bool may_spin_ = true;
   int capacity_ = 0;
   std::shared_ptr<BatchMemory> memory_;
