@@ -44,7 +44,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--ent-coef", type=float, default=0.0)
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--max-grad-norm", type=float, default=0.5)
-    p.add_argument("--num-threads", type=int, default=1, help="envpool worker threads")
+    p.add_argument("--num-threads", type=int, default=1, help="threads stepping envs, the recv() thread included")
     p.add_argument("--torch-threads", type=int, default=1)
     p.add_argument("--window", type=int, default=20, help="episodes in the rolling mean of returns")
     p.add_argument(

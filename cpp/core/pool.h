@@ -265,11 +265,11 @@ class EnvPool {
 
   // The caller steps envs while it waits in recv(), so it is one of the
   // num_threads stepping threads, in both modes. In async mode one more
-  // worker would keep stepping while the caller is in Python, but the
-  // caller then runs on that worker's core too: with one thread per core
-  // the scheduler keeps each thread (and its lane's envs) on one core,
-  // which measured faster (HalfCheetah-v4, 8 envs, batch 4, 2 cores: 0.93
-  // of the raw ceiling against 0.90).
+  // worker could step while the caller is in Python, but then one thread
+  // more than num_threads shares the cores, the scheduler keeps moving
+  // threads and their envs' state between cores, and that measured slower
+  // (HalfCheetah-v4, 8 envs, batch 4, 2 threads on 2 cores: 0.90 of the
+  // raw ceiling, against 0.93 with num_threads - 1 workers).
   static int NumWorkers(const PoolOptions& opt) { return std::max(1, opt.num_threads - 1); }
 
   static int UsableCores() {

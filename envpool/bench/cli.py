@@ -387,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--num-threads",
         type=int,
         default=None,
-        help=f"worker threads, capped at num_envs (default: usable cores = {machine.usable_cores()})",
+        help=f"num_threads: threads stepping envs, capped at num_envs (default: usable cores = {machine.usable_cores()})",
     )
     p.add_argument("-s", "--seconds", type=float, default=None, help="timed seconds per measurement (default 2)")
     p.add_argument("-w", "--warmup", type=float, default=None, help="untimed warm-up seconds (default 0.5)")
