@@ -10,7 +10,6 @@ info terms agree to 1e-9 (in practice bit for bit).
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 

@@ -72,6 +72,7 @@ class Semaphore {
     }
   }
 
+  // Adds n tokens and wakes up to `wake` sleeping waiters (default n).
   void Release(int n = 1, int wake = -1) {
     if (wake < 0) wake = n;
     count_.fetch_add(n, std::memory_order_seq_cst);

@@ -682,10 +682,6 @@ class MujocoEnv : public Env {
     return r;
   }
 
-  // A bare simulation step for the raw ceiling.
-  mjData* data() { return d_; }
-  int frame_skip() const { return p_.frame_skip; }
-
  private:
   void Init() {
     const int nq = m_->nq, nv = m_->nv, nu = m_->nu, nb = m_->nbody;
