@@ -58,7 +58,7 @@ enum CommonKey : int {
 };
 
 inline std::vector<ArraySpec> CommonStateSpecs() {
-  return {Spec<double>("reward", {}),       Spec<bool>("terminated", {}),
+  return {Spec<float>("reward", {}),       Spec<bool>("terminated", {}),
           Spec<bool>("truncated", {}),      Spec<float>("discount", {}),
           Spec<int32_t>("info:env_id", {}), Spec<int32_t>("info:elapsed_step", {})};
 }
@@ -351,7 +351,9 @@ class EnvPool {
     }
     if (timed) AdaptSpinning(std::chrono::steady_clock::now() - start);
     s.needs_reset = opt_.autoreset == AutoresetMode::kNextStep && (r.terminated || r.truncated);
-    *reinterpret_cast<double*>(batch->Row(kReward, row)) = r.reward;
+    // float32 like EnvPool's reward; envs compute it in double and it is
+    // rounded once here.
+    *reinterpret_cast<float*>(batch->Row(kReward, row)) = static_cast<float>(r.reward);
     *reinterpret_cast<bool*>(batch->Row(kTerminated, row)) = r.terminated;
     *reinterpret_cast<bool*>(batch->Row(kTruncated, row)) = r.truncated;
     *reinterpret_cast<float*>(batch->Row(kDiscount, row)) = r.discount;
