@@ -88,7 +88,6 @@ def test_bad_continuous_action_shape() -> None:
         ([-1, 0], ValueError, "out of range"),
         ([1, 1], ValueError, "repeated"),
         ([0.5, 1.0], TypeError, "env_id"),
-        ([], ValueError, "at least one"),
     ],
 )
 def test_bad_env_ids(env_id: list, error: type, match: str) -> None:

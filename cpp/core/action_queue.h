@@ -1,8 +1,9 @@
 // The queue of pending env tasks (a step or a reset of one env).
 //
-// One producer (the Python thread, which holds the GIL while it sends) and
-// several consumers (the workers, and the receiving thread when it helps).
-// Each consumer owns a lane and each env has a home lane. A consumer takes
+// One producer at a time (the pool serialises send() calls under its
+// caller mutex) and several consumers (the workers, and any thread waiting
+// in recv(), which helps). Each worker owns a lane; receiving threads share
+// the last one and each env has a home lane. A consumer takes
 // from its own lane first, so an env keeps running on the same thread and
 // its simulator state stays in that core's cache (moving a MuJoCo env
 // between cores every step costs ~4% of the physics). An idle consumer
@@ -33,8 +34,8 @@ struct Task {
   enum Kind : int8_t { kStep, kReset, kStop };
   Kind kind;
   int env_id;
-  // Sync mode: the batch and row the result goes to. Async mode: batch is
-  // null and the row is claimed when the task finishes.
+  // The batch and row the result goes to; batch is null for an async ring
+  // task, whose row is claimed when the env first writes its results.
   StateBatch* batch;
   int row;
   // kReset only: reseed with this value first when has_seed.
@@ -79,6 +80,10 @@ class ActionQueue {
     tokens_.Release(consumers, consumers);
   }
 
+  // Gives back a token that stood for no task (a kStop meant for a worker,
+  // taken by a receiving thread), so the worker still gets its stop.
+  void ReturnStop() { tokens_.Release(1, 1); }
+
   // Blocks until a task is available (see Semaphore::Acquire). `lane` is
   // the consumer's own lane (one consumer per lane).
   Task Pop(int lane, int spins, int yields) {
@@ -102,7 +107,9 @@ class ActionQueue {
     std::size_t capacity = 0;
     uint64_t tail = 0;  // producer only
     alignas(64) std::atomic<uint64_t> head{0};
-    alignas(64) uint32_t owner_claims = 0;  // the lane's own consumer only
+    // Claims by the lane's consumers; receiving threads share a lane, so
+    // atomic (relaxed: it only paces the fairness turns).
+    alignas(64) std::atomic<uint32_t> owner_claims{0};
   };
   static constexpr uint32_t kFairEvery = 8;
 
@@ -114,7 +121,7 @@ class ActionQueue {
   // claimed before anyone stops.
   Task Claim(int own) {
     const int n = num_lanes();
-    const uint32_t turn = ++lanes_[own].owner_claims;
+    const uint32_t turn = lanes_[own].owner_claims.fetch_add(1, std::memory_order_relaxed) + 1;
     const int first = turn % kFairEvery != 0 ? own : static_cast<int>(turn / kFairEvery % n);
     for (;;) {
       const bool stopping = stopping_.load(std::memory_order_seq_cst);

@@ -20,17 +20,28 @@
 
 namespace envpool {
 
-// Pointers to one env's row in each state array of the batch.
+// Lets the engine choose an env's row only when the env first writes to it.
+// In async mode a batch is the first batch_size envs to *finish*, so the
+// row is claimed after the env has simulated, at its first Out() call.
+struct RowClaim {
+  bool claimed = true;
+  void (*claim)(RowClaim*) = nullptr;  // fills the row pointers, sets claimed
+};
+
+// Pointers to one env's row in each state array of the batch. Envs write
+// their outputs after simulating (the row is claimed at the first Out()).
 class StateRow {
  public:
-  explicit StateRow(char* const* ptrs) : ptrs_(ptrs) {}
+  explicit StateRow(char* const* ptrs, RowClaim* claim = nullptr) : ptrs_(ptrs), claim_(claim) {}
   template <class T>
   T* Out(int key) const {
+    if (claim_ != nullptr && !claim_->claimed) claim_->claim(claim_);
     return reinterpret_cast<T*>(ptrs_[key]);
   }
 
  private:
   char* const* ptrs_;
+  RowClaim* claim_;
 };
 
 // Pointers to one env's action, one per action key.
@@ -67,7 +78,10 @@ class Env {
   // Begin an episode and write the first observation and info.
   virtual void Reset(const StateRow& out) = 0;
 
-  // Advance one step, writing observation and info.
+  // Advance one step, writing observation and info. Write them after the
+  // simulation: the first write claims the env's row of the batch. A
+  // std::invalid_argument thrown here reaches Python as ValueError, a
+  // std::out_of_range as IndexError, anything else as RuntimeError.
   virtual StepResult Step(const ActionRow& action, const StateRow& out) = 0;
 
  protected:

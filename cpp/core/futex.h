@@ -106,29 +106,33 @@ class Countdown {
   int target_ = 0;
 };
 
-// Lets one thread sleep until "something completed". It lives as long as
-// the pool, so a completing worker may signal it after the batch is gone.
+// Lets threads sleep until "something completed". Any number of threads
+// may wait at once (several Python threads in recv() of one pool). It
+// lives as long as the pool, so a completing worker may signal it after
+// the batch is gone.
 class Notifier {
  public:
   int Epoch() const { return epoch_.load(std::memory_order_seq_cst); }
 
   void Notify() {
     epoch_.fetch_add(1, std::memory_order_seq_cst);
-    if (waiting_.load(std::memory_order_seq_cst)) FutexWake(&epoch_, INT_MAX);
+    if (waiters_.load(std::memory_order_seq_cst) > 0) FutexWake(&epoch_, INT_MAX);
   }
 
   // Sleeps unless the epoch moved past `seen` or `ready()` holds; the
   // caller re-checks its condition afterwards (wake-ups can be spurious).
+  // The seq_cst pair (waiters_++ then epoch_ read, against epoch_++ then
+  // waiters_ read in Notify) rules out a lost wake-up.
   template <class Ready>
   void Wait(int seen, Ready ready) {
-    waiting_.store(true, std::memory_order_seq_cst);
+    waiters_.fetch_add(1, std::memory_order_seq_cst);
     if (epoch_.load(std::memory_order_seq_cst) == seen && !ready()) FutexWait(&epoch_, seen);
-    waiting_.store(false, std::memory_order_relaxed);
+    waiters_.fetch_sub(1, std::memory_order_relaxed);
   }
 
  private:
   std::atomic<int> epoch_{0};
-  std::atomic<bool> waiting_{false};
+  std::atomic<int> waiters_{0};
 };
 
 }  // namespace envpool

@@ -2,27 +2,41 @@
 //
 // send() copies each env's action into that env's own slot and queues a
 // task; workers run tasks and write results in place into a state batch;
-// recv() waits for a batch to complete (running queued tasks itself while it
-// waits, so a small batch costs no thread hand-off) and hands it over.
+// recv() waits for a batch to complete (in sync mode running queued tasks
+// itself while it waits, so a small batch costs no thread hand-off) and
+// hands it over.
 //
 // Sync mode (batch_size == num_envs): every send gets its own batch, rows
-// in the order of the env ids sent. Async mode: rows are claimed in the
-// order envs start running from a ring of batches of batch_size rows, and
-// recv() returns the oldest batch once it is full.
+// in the order of the env ids sent. Async mode: batches of batch_size rows
+// come from a ring, and an env claims its row when it *finishes* (at its
+// first write of results, after simulating), so recv() returns the first
+// batch_size envs to finish, in finishing order, and a slow env never holds
+// up the envs that finished before it. call() (own-batch) sends to some
+// envs and waits for exactly those rows, in the order given, in either mode.
+//
+// Every public call may come from any thread: caller-side bookkeeping lives
+// under one mutex (never held while stepping or waiting), several threads
+// may wait in recv() at once (each takes its own batch), and Close() from
+// another thread wakes them with an exception.
 #ifndef ENVPOOL_CORE_POOL_H_
 #define ENVPOOL_CORE_POOL_H_
 
 #include <pthread.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -42,7 +56,7 @@ struct PoolOptions {
   int num_threads = 0;  // 0 = automatic
   int thread_affinity_offset = -1;  // -1 = no pinning
   uint64_t seed = 0;
-  int max_episode_steps = 0;  // 0 = no limit
+  int64_t max_episode_steps = 0;  // 0 = no limit
   AutoresetMode autoreset = AutoresetMode::kNextStep;
 };
 
@@ -58,10 +72,43 @@ enum CommonKey : int {
 };
 
 inline std::vector<ArraySpec> CommonStateSpecs() {
-  return {Spec<float>("reward", {}),       Spec<bool>("terminated", {}),
+  return {Spec<float>("reward", {}),        Spec<bool>("terminated", {}),
           Spec<bool>("truncated", {}),      Spec<float>("discount", {}),
           Spec<int32_t>("info:env_id", {}), Spec<int32_t>("info:elapsed_step", {})};
 }
+
+// Thrown by Recv()/Call() when envs of the batch threw. The batch is
+// complete (the other envs' rows are valid; a failed env's row is zeroed
+// with terminated set) and every env in it is free to be sent again; a
+// failed env is reset on its next step.
+class BatchError : public std::exception {
+ public:
+  BatchError(std::shared_ptr<StateBatch> b, std::vector<StateBatch::Failure> f)
+      : batch(std::move(b)), failures(std::move(f)) {
+    message = failures.size() == 1 ? "env " : "envs ";
+    for (std::size_t i = 0; i < failures.size(); ++i)
+      message += (i ? ", " : "") + std::to_string(failures[i].env_id);
+    message += " failed";
+    try {
+      std::rethrow_exception(failures[0].error);
+    } catch (const std::exception& e) {
+      message += std::string(": ") + e.what();
+    } catch (...) {
+      message += ": unknown exception";
+    }
+  }
+  const char* what() const noexcept override { return message.c_str(); }
+
+  std::shared_ptr<StateBatch> batch;
+  std::vector<StateBatch::Failure> failures;
+  std::string message;
+};
+
+// Thrown to a thread waiting in the pool when another thread closes it.
+class PoolClosed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 class EnvPool {
  public:
@@ -69,28 +116,26 @@ class EnvPool {
       : opt_(Resolve(opt)), env_spec_(family.make_spec(config)),
         layout_(BuildLayout(env_spec_, opt.autoreset)),
         sync_(opt_.batch_size == opt_.num_envs),
-        num_workers_(NumWorkers(opt_)),
-        queue_(num_workers_ + 1, static_cast<std::size_t>(opt_.num_envs)) {
+        num_workers_(NumWorkers(opt_, sync_)),
+        queue_(sync_ ? num_workers_ + 1 : 1, static_cast<std::size_t>(opt_.num_envs)) {
     capacity_ = opt_.batch_size;
+    if (!sync_) ring_size_ = (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 2;
+    CheckMemory();
     memory_ = std::make_shared<BatchMemory>(BatchBytes(layout_, capacity_));
     num_env_keys_ = static_cast<int>(env_spec_.state.size());
     for (const ArraySpec& a : env_spec_.action) action_bytes_.push_back(a.NumBytes());
     CreateEnvs(family, config);
     if (!sync_) {
-      ring_size_ = (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 2;
       ring_ = std::vector<RingSlot>(ring_size_);
       for (int i = 0; i < ring_size_; ++i) Publish(i);
     }
     // Spinning only pays while every waiting thread has a core of its own;
     // otherwise a spinner takes the core of a thread with work to do.
-    if (num_workers_ + 1 > UsableCores()) {
+    if (num_workers_ + (sync_ ? 1 : 0) > UsableCores()) {
       may_spin_ = false;
       spins_.store(0);
     }
-    for (int i = 0; i < num_workers_; ++i) {
-      workers_.emplace_back([this, i] { WorkerLoop(i); });
-      if (opt_.thread_affinity_offset >= 0) Pin(workers_.back(), i);
-    }
+    StartWorkers();
   }
 
   ~EnvPool() { Close(); }
@@ -101,13 +146,161 @@ class EnvPool {
   const EnvSpec& env_spec() const { return env_spec_; }
   const StateLayout& layout() const { return layout_; }
   bool sync() const { return sync_; }
-  bool closed() const { return closed_; }
-  int in_flight() const { return in_flight_count_; }
+  bool closed() const { return closed_.load(); }
+  int in_flight() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return in_flight_total_;
+  }
 
-  // Checks done by the caller before any task is queued, so a bad call
-  // changes nothing.
+  // Queues a step or reset of each env in env_ids. actions[k] points at n
+  // contiguous rows of action key k, already of the key's dtype; seeds
+  // (reset only) may be null. In sync mode the results form one batch for
+  // recv(); in async mode they join the ring. All checks happen before any
+  // change, so a call that throws leaves the pool as it was.
+  void Send(Task::Kind kind, const int* env_ids, int n, const char* const* actions, const uint64_t* seeds) {
+    Caller caller(this);
+    std::unique_lock<std::mutex> lock(mu_);
+    ThrowIfClosed();
+    CheckEnvIds(env_ids, n);
+    if (n == 0 && !sync_) return;
+    std::shared_ptr<StateBatch> batch;
+    if (sync_) batch = NewBatch(n);
+    Queue(kind, env_ids, n, actions, seeds, batch.get());
+    if (sync_) pending_.push_back(std::move(batch));
+    lock.unlock();
+    if (!sync_) cv_.notify_all();  // a receiver may be waiting for envs
+  }
+
+  // Send() then Recv() as one call. In async mode it refuses, before
+  // sending, a step that could never complete a batch.
+  std::shared_ptr<StateBatch> Step(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
+                                   const uint64_t* seeds) {
+    if (sync_) return Call(kind, env_ids, n, actions, seeds);
+    Caller caller(this);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!multi_caller_ && unreserved_ + n < opt_.batch_size) throw WouldWaitForever(unreserved_ + n);
+    }
+    Send(kind, env_ids, n, actions, seeds);
+    return Recv();
+  }
+
+  // Sends to env_ids and waits for exactly their rows, in that order, in a
+  // batch of their own (in async mode, without touching the ring).
+  std::shared_ptr<StateBatch> Call(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
+                                   const uint64_t* seeds) {
+    Caller caller(this);
+    std::shared_ptr<StateBatch> batch;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      ThrowIfClosed();
+      CheckEnvIds(env_ids, n);
+      batch = NewBatch(n);
+      Queue(kind, env_ids, n, actions, seeds, batch.get());
+    }
+    Wait(batch);
+    Finish(batch, /*ring_number=*/-1);
+    return batch;
+  }
+
+  // Waits for the next batch: in sync mode the oldest send()'s, in async
+  // mode the next batch_size envs to finish. Call without holding the GIL.
+  std::shared_ptr<StateBatch> Recv() {
+    Caller caller(this);
+    std::shared_ptr<StateBatch> batch;
+    int64_t number = -1;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      ThrowIfClosed();
+      if (sync_) {
+        if (pending_.empty()) throw std::runtime_error("recv() called with nothing in flight: send() first");
+        batch = std::move(pending_.front());
+        pending_.pop_front();
+      } else {
+        // With one calling thread, too few envs in flight means waiting
+        // forever; with several, another thread may still send.
+        while (unreserved_ < opt_.batch_size) {
+          if (!multi_caller_) throw WouldWaitForever(unreserved_);
+          cv_.wait(lock);
+          ThrowIfClosed();
+        }
+        unreserved_ -= opt_.batch_size;
+        number = static_cast<int64_t>(next_ticket_++);
+        batch = ring_[number % ring_size_].owner;
+      }
+    }
+    Wait(batch);
+    Finish(batch, number);
+    return batch;
+  }
+
+  // Stops the workers once queued work is done and wakes every thread
+  // waiting in the pool (they throw PoolClosed); idempotent, any thread.
+  void Close() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (closed_.load()) return;
+      closed_.store(true);
+    }
+    cv_.notify_all();
+    completed_.Notify();
+    queue_.Stop(static_cast<int>(workers_.size()));
+    for (std::thread& t : workers_) t.join();
+    workers_.clear();
+  }
+
+ private:
+  struct EnvSlot {
+    std::unique_ptr<Env> env;
+    std::vector<std::unique_ptr<char[]>> action_storage;
+    std::vector<char*> action;
+    std::vector<char*> out;  // this env's row pointers, refreshed per task
+    int64_t elapsed = 0;
+    uint32_t runs = 0;
+    bool needs_reset = true;
+    bool in_flight = false;  // under mu_
+    uint64_t check_stamp = 0;  // under mu_
+  };
+
+  // Where one running task writes: fixed up front for sync and own-batch
+  // tasks, claimed at the env's first write for ring tasks.
+  struct Target : RowClaim {
+    EnvPool* pool;
+    EnvSlot* slot;
+    StateBatch* batch;
+    int row;
+  };
+
+  // Counts the calling threads and notices a second one: from then on a
+  // recv() that finds too few envs in flight waits for another thread's
+  // send() instead of raising.
+  class Caller {
+   public:
+    explicit Caller(EnvPool* p) {
+      const std::thread::id me = std::this_thread::get_id();
+      std::lock_guard<std::mutex> lock(p->mu_);
+      if (p->first_caller_ == std::thread::id()) {
+        p->first_caller_ = me;
+      } else if (p->first_caller_ != me && !p->multi_caller_) {
+        p->multi_caller_ = true;
+        p->cv_.notify_all();
+      }
+    }
+  };
+
+  std::runtime_error WouldWaitForever(int available) const {
+    return std::runtime_error("recv() would wait forever: " + std::to_string(available) +
+                              " env(s) in flight for the next batch, fewer than batch_size=" +
+                              std::to_string(opt_.batch_size));
+  }
+
+  void ThrowIfClosed() const {
+    if (closed_.load()) throw PoolClosed("this env pool is closed");
+  }
+
+  // Under mu_.
   void CheckEnvIds(const int* env_ids, int n) {
-    if (n <= 0) throw std::invalid_argument("env_id must name at least one env");
+    if (n < 0) throw std::invalid_argument("env_id must be a list of env ids");
     // Repeats are found by stamping each named slot with this call's number.
     ++check_stamp_;
     for (int i = 0; i < n; ++i) {
@@ -124,16 +317,9 @@ class EnvPool {
     }
   }
 
-  // actions[k] points at n contiguous rows of action key k, already of the
-  // key's dtype. Seeds (reset only) may be null.
-  void Send(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
-            const uint64_t* seeds) {
-    CheckEnvIds(env_ids, n);
-    std::shared_ptr<StateBatch> batch;
-    if (sync_) {
-      batch = NewBatch(n);
-      pending_.push_back(batch);
-    }
+  // Under mu_, after the checks: nothing here throws.
+  void Queue(Task::Kind kind, const int* env_ids, int n, const char* const* actions, const uint64_t* seeds,
+             StateBatch* batch) {
     tasks_.resize(n);
     for (int i = 0; i < n; ++i) {
       EnvSlot& s = slots_[env_ids[i]];
@@ -142,67 +328,36 @@ class EnvPool {
           std::memcpy(s.action[k], actions[k] + action_bytes_[k] * i, action_bytes_[k]);
       }
       s.in_flight = true;
-      tasks_[i] = Task{kind, env_ids[i], batch.get(), i, seeds != nullptr,
-                       seeds != nullptr ? seeds[i] : 0};
+      tasks_[i] = Task{kind, env_ids[i], batch, i, seeds != nullptr, seeds != nullptr ? seeds[i] : 0};
     }
-    in_flight_count_ += n;
-    // The thread that will recv() runs tasks too, so one task is left for
-    // it rather than paying a wake-up: a single-env step never leaves this
-    // thread. Workers still take it if they are awake.
-    queue_.Push(tasks_.data(), n, n - 1);
+    in_flight_total_ += n;
+    if (batch == nullptr) unreserved_ += n;
+    // In sync mode the thread that will recv() runs tasks too, so one task
+    // is left for it rather than paying a wake-up: a single-env step never
+    // leaves this thread. Workers still take it if they are awake.
+    if (n > 0) queue_.Push(tasks_.data(), n, sync_ ? n - 1 : n);
   }
 
-  // Waits for the next batch. Call without holding the GIL.
-  std::shared_ptr<StateBatch> Recv() {
-    std::shared_ptr<StateBatch> batch;
-    if (sync_) {
-      if (pending_.empty()) throw std::runtime_error("recv() called with nothing in flight: send() first");
-      batch = pending_.front();
-    } else {
-      if (in_flight_count_ < opt_.batch_size)
-        throw std::runtime_error("recv() would wait forever: " + std::to_string(in_flight_count_) +
-                                 " env(s) in flight, fewer than batch_size=" +
-                                 std::to_string(opt_.batch_size));
-      batch = ring_[ring_head_ % ring_size_].owner;
+  // After a batch is complete: frees its envs for the next send, recycles
+  // its ring slot, and reports failed envs.
+  void Finish(const std::shared_ptr<StateBatch>& batch, int64_t ring_number) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (ring_number >= 0) Publish(static_cast<uint64_t>(ring_number + ring_size_));
+      const int rows = batch->done.target();
+      const int32_t* ids = reinterpret_cast<const int32_t*>(batch->key_base[kEnvId]);
+      for (int i = 0; i < rows; ++i) slots_[ids[i]].in_flight = false;
+      in_flight_total_ -= rows;
     }
-    HelpUntilDone(batch.get());
-    if (sync_) {
-      pending_.pop_front();
-    } else {
-      // Nobody can reach this ring slot again until the batch that replaces
-      // it is needed: at most num_envs rows are ever claimed but unreceived.
-      Publish(ring_head_ + ring_size_);
-      ++ring_head_;
+    if (batch->failed.load(std::memory_order_acquire)) {
+      std::vector<StateBatch::Failure> failures;
+      {
+        std::lock_guard<std::mutex> lock(batch->failure_mu);
+        failures = batch->failures;
+      }
+      throw BatchError(batch, std::move(failures));
     }
-    const int rows = batch->done.target();
-    const int32_t* ids = reinterpret_cast<const int32_t*>(batch->key_base[kEnvId]);
-    for (int i = 0; i < rows; ++i) slots_[ids[i]].in_flight = false;
-    in_flight_count_ -= rows;
-    if (batch->failed.load()) throw std::runtime_error(batch->error);
-    return batch;
   }
-
-  // Stops the workers once queued work is done; idempotent.
-  void Close() {
-    if (closed_) return;
-    closed_ = true;
-    queue_.Stop(static_cast<int>(workers_.size()));
-    for (std::thread& t : workers_) t.join();
-    workers_.clear();
-  }
-
- private:
-  struct EnvSlot {
-    std::unique_ptr<Env> env;
-    std::vector<std::unique_ptr<char[]>> action_storage;
-    std::vector<char*> action;
-    std::vector<char*> out;  // this env's row pointers, refreshed per task
-    int elapsed = 0;
-    uint32_t runs = 0;
-    bool needs_reset = true;
-    bool in_flight = false;  // caller thread only
-    uint64_t check_stamp = 0;  // caller thread only
-  };
 
   static StateLayout BuildLayout(const EnvSpec& spec, AutoresetMode mode) {
     std::vector<ArraySpec> specs = CommonStateSpecs();
@@ -220,6 +375,26 @@ class EnvPool {
     return StateLayout(std::move(specs));
   }
 
+  // Refuses, before allocating anything, a configuration whose batches and
+  // envs would not fit in this machine's memory (e.g. 65536x65536 frames).
+  void CheckMemory() const {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return;
+    const double physical = static_cast<double>(pages) * static_cast<double>(page);
+    double row = 0;
+    for (const ArraySpec& a : layout_.specs) row += static_cast<double>(a.NumElements()) * DTypeSize(a.dtype);
+    // Batches in use at once (the ring, or a sync batch and the caller's
+    // last one), plus each env's own copy of its state, at the least.
+    const double batches = sync_ ? 2.0 : static_cast<double>(ring_size_);
+    const double need = row * (batches * capacity_ + opt_.num_envs);
+    if (need > physical) {
+      auto gib = [](double b) { return std::to_string(b / (1 << 30)).substr(0, 6) + " GiB"; };
+      throw std::invalid_argument("this configuration needs at least " + gib(need) + " (" + gib(row) +
+                                  " per env row) but the machine has " + gib(physical) +
+                                  ": lower num_envs, batch_size or the observation size");
+    }
+  }
+
   // Every batch has the same capacity (num_envs in sync mode, where a
   // partial send fills fewer rows; batch_size in async mode), so one
   // recycled block size serves them all.
@@ -232,22 +407,30 @@ class EnvPool {
     // Env construction can be slow (ROM loading, XML parsing): spread it.
     int nt = std::max(1, std::min(opt_.num_threads, opt_.num_envs));
     std::vector<std::thread> threads;
-    std::vector<std::string> errors(nt);
-    for (int t = 0; t < nt; ++t) {
-      threads.emplace_back([&, t] {
-        try {
-          for (int i = t; i < opt_.num_envs; i += nt) {
-            slots_[i].env = family.make_env(config, i);
-            slots_[i].env->Seed(opt_.seed + static_cast<uint64_t>(i));
-          }
-        } catch (const std::exception& e) {
-          errors[t] = e.what();
+    std::vector<std::exception_ptr> errors(nt);
+    auto build = [&](int t) {
+      try {
+        for (int i = t; i < opt_.num_envs; i += nt) {
+          slots_[i].env = family.make_env(config, i);
+          slots_[i].env->Seed(opt_.seed + static_cast<uint64_t>(i));
         }
-      });
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    };
+    for (int t = 1; t < nt; ++t) {
+      try {
+        threads.emplace_back(build, t);
+      } catch (const std::system_error&) {
+        // No more threads to be had: this thread builds the rest.
+        for (int u = t; u < nt; ++u) build(u);
+        break;
+      }
     }
+    build(0);
     for (std::thread& t : threads) t.join();
-    for (const std::string& e : errors)
-      if (!e.empty()) throw std::invalid_argument(e);
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
     for (EnvSlot& s : slots_) {
       for (std::size_t b : action_bytes_) {
         s.action_storage.emplace_back(new char[std::max<std::size_t>(b, 1)]());
@@ -257,20 +440,36 @@ class EnvPool {
     }
   }
 
+  void StartWorkers() {
+    for (int i = 0; i < num_workers_; ++i) {
+      try {
+        workers_.emplace_back([this, i] { WorkerLoop(i); });
+      } catch (const std::system_error& e) {
+        Close();  // stops and joins the workers already started
+        throw std::runtime_error("could not start worker thread " + std::to_string(i + 1) + " of " +
+                                 std::to_string(num_workers_) + " (" + e.what() +
+                                 "): lower num_threads or raise the process's thread/memory limits");
+      }
+      if (opt_.thread_affinity_offset >= 0) Pin(workers_.back(), i);
+    }
+  }
+
   static PoolOptions Resolve(PoolOptions opt) {
     if (opt.batch_size == 0) opt.batch_size = opt.num_envs;
     if (opt.num_threads == 0) opt.num_threads = std::max(1, std::min(opt.batch_size, UsableCores()));
     return opt;
   }
 
-  // The caller steps envs while it waits in recv(), so it is one of the
-  // num_threads stepping threads, in both modes. In async mode one more
-  // worker could step while the caller is in Python, but then one thread
-  // more than num_threads shares the cores, the scheduler keeps moving
-  // threads and their envs' state between cores, and that measured slower
-  // (HalfCheetah-v4, 8 envs, batch 4, 2 threads on 2 cores: 0.90 of the
-  // raw ceiling, against 0.93 with num_threads - 1 workers).
-  static int NumWorkers(const PoolOptions& opt) { return std::max(1, opt.num_threads - 1); }
+  // Sync mode: the caller steps envs while it waits in recv(), so it is
+  // one of the num_threads stepping threads and num_threads - 1 workers
+  // start (a batch needs every env anyway, and a single-env step never
+  // leaves the calling thread). Async mode: num_threads workers and the
+  // caller only waits. A caller that stepped envs there could be inside a
+  // slow env's step when the first batch_size envs have finished, and
+  // recv() would return late: the straggler tolerance async mode is for.
+  static int NumWorkers(const PoolOptions& opt, bool sync) {
+    return sync ? std::max(1, opt.num_threads - 1) : opt.num_threads;
+  }
 
   static int UsableCores() {
     cpu_set_t set;
@@ -278,14 +477,28 @@ class EnvPool {
     return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   }
 
-  // Every stepping thread has a lane: worker i lane i, the caller the
-  // last one.
+  // Sync mode: every stepping thread has a lane (worker i lane i, the
+  // receiving threads the last one), so an env keeps to one thread and its
+  // state to one core's cache. Async mode: one lane, first in first out,
+  // so an env waits for at most the envs sent before it, whatever any
+  // worker is busy with (with a lane per worker, an env queued behind a
+  // slow worker waited up to 20 batches of 16 envs / 4 where FIFO waits 5).
   int caller_lane() const { return num_workers_; }
+  int worker_lane(int worker) const { return sync_ ? worker : 0; }
 
-  void HelpUntilDone(StateBatch* batch) {
+  // Runs queued tasks (sync mode) until `batch` is complete. If the pool is closed
+  // meanwhile, the batch is kept alive for the workers still writing to it
+  // and PoolClosed is thrown.
+  void Wait(const std::shared_ptr<StateBatch>& batch) {
+    StateBatch* b = batch.get();
     Task task;
-    while (!batch->done.Done()) {
-      if (queue_.TryPop(caller_lane(), &task)) {
+    while (!b->done.Done()) {
+      if (closed_.load()) Abandon(batch);
+      if (sync_ && queue_.TryPop(caller_lane(), &task)) {
+        if (task.kind == Task::kStop) {
+          queue_.ReturnStop();
+          Abandon(batch);
+        }
         RunTask(task);
         continue;
       }
@@ -293,36 +506,64 @@ class EnvPool {
       // for cheap envs, so spin a little before sleeping.
       const int seen = completed_.Epoch();
       const int spins = 2 * spins_.load(std::memory_order_relaxed);
-      for (int i = 0; i < spins && !batch->done.Done(); ++i) CpuRelax();
-      for (int i = 0; i < kYields && !batch->done.Done(); ++i) sched_yield();
-      completed_.Wait(seen, [batch] { return batch->done.Done(); });
+      for (int i = 0; i < spins && !b->done.Done(); ++i) CpuRelax();
+      for (int i = 0; i < kYields && !b->done.Done(); ++i) sched_yield();
+      completed_.Wait(seen, [this, b] { return b->done.Done() || closed_.load(); });
     }
+  }
+
+  [[noreturn]] void Abandon(const std::shared_ptr<StateBatch>& batch) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      abandoned_.push_back(batch);
+    }
+    throw PoolClosed("the env pool was closed while this thread waited for results");
   }
 
   void WorkerLoop(int lane) {
     for (;;) {
-      Task task = queue_.Pop(lane, spins_.load(std::memory_order_relaxed), kYields);
+      Task task = queue_.Pop(worker_lane(lane), spins_.load(std::memory_order_relaxed), kYields);
       if (task.kind == Task::kStop) return;
       RunTask(task);
     }
   }
 
-  void RunTask(const Task& task) {
-    StateBatch* batch = task.batch;
-    int row = task.row;
-    if (batch == nullptr) {
-      uint64_t idx = ring_alloc_.fetch_add(1, std::memory_order_relaxed);
-      uint64_t number = idx / opt_.batch_size;
-      RingSlot& slot = ring_[number % ring_size_];
-      // Published long ago in practice; the wait makes it a guarantee.
-      while (slot.number.load(std::memory_order_acquire) != number) CpuRelax();
-      batch = slot.batch;
-      row = static_cast<int>(idx % opt_.batch_size);
-    }
-    EnvSlot& s = slots_[task.env_id];
+  // Claims the next ring row for an async task (at the env's first write,
+  // or after the env when it wrote nothing) and points its slot at it.
+  static void ClaimRingRow(RowClaim* claim) {
+    Target* t = static_cast<Target*>(claim);
+    EnvPool* p = t->pool;
+    const uint64_t idx = p->ring_alloc_.fetch_add(1, std::memory_order_relaxed);
+    const uint64_t number = idx / p->opt_.batch_size;
+    RingSlot& slot = p->ring_[number % p->ring_size_];
+    // Published long ago in practice (at most num_envs rows are claimed
+    // but unreceived, and the ring holds more); the wait makes it a
+    // guarantee.
+    for (int spin = 0; slot.number.load(std::memory_order_acquire) != number; ++spin)
+      if (spin > 64) sched_yield();
+    t->batch = slot.batch;
+    t->row = static_cast<int>(idx % p->opt_.batch_size);
+    p->PointAt(*t->slot, t->batch, t->row);
+    t->claimed = true;
+  }
+
+  void PointAt(EnvSlot& s, StateBatch* batch, int row) {
     for (int k = 0; k < num_env_keys_; ++k) s.out[k] = batch->Row(kNumCommonKeys + k, row);
-    StateRow out(s.out.data());
+  }
+
+  void RunTask(const Task& task) {
+    EnvSlot& s = slots_[task.env_id];
+    Target t;
+    t.pool = this;
+    t.slot = &s;
+    t.batch = task.batch;
+    t.row = task.row;
+    t.claim = &ClaimRingRow;
+    t.claimed = task.batch != nullptr;
+    if (t.claimed) PointAt(s, t.batch, t.row);
+    StateRow out(s.out.data(), &t);
     StepResult r;
+    std::exception_ptr error;
     // Time one task in 16 (per env, so no shared counter) to size spinning.
     const bool timed = (++s.runs & 15) == 0;
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
@@ -337,20 +578,30 @@ class EnvPool {
         if (opt_.max_episode_steps > 0 && s.elapsed >= opt_.max_episode_steps) r.truncated = true;
         if (r.terminated) r.discount = 0.0f;
         if ((r.terminated || r.truncated) && opt_.autoreset == AutoresetMode::kSameStep) {
-          SaveFinal(s, batch, row);
+          if (!t.claimed) ClaimRingRow(&t);
+          SaveFinal(s, t.batch, t.row);
           s.env->Reset(out);
           s.elapsed = 0;
         }
       }
-    } catch (const std::exception& e) {
-      Fail(batch, task.env_id, e.what());
-      r.terminated = true;
     } catch (...) {
-      Fail(batch, task.env_id, "unknown exception");
-      r.terminated = true;
+      error = std::current_exception();
     }
     if (timed) AdaptSpinning(std::chrono::steady_clock::now() - start);
-    s.needs_reset = opt_.autoreset == AutoresetMode::kNextStep && (r.terminated || r.truncated);
+    if (!t.claimed) ClaimRingRow(&t);
+    StateBatch* batch = t.batch;
+    const int row = t.row;
+    if (error) {
+      // The env is in an unknown state: its row is zeroed, the episode
+      // ends, and its next task resets it (in both autoreset modes).
+      for (int k = 0; k < num_env_keys_; ++k) std::memset(s.out[k], 0, layout_.row_bytes[kNumCommonKeys + k]);
+      r = StepResult{};
+      r.terminated = true;
+      r.discount = 0.0f;
+      s.needs_reset = true;
+    } else {
+      s.needs_reset = opt_.autoreset == AutoresetMode::kNextStep && (r.terminated || r.truncated);
+    }
     // float32 like EnvPool's reward; envs compute it in double and it is
     // rounded once here.
     *reinterpret_cast<float*>(batch->Row(kReward, row)) = static_cast<float>(r.reward);
@@ -358,14 +609,16 @@ class EnvPool {
     *reinterpret_cast<bool*>(batch->Row(kTruncated, row)) = r.truncated;
     *reinterpret_cast<float*>(batch->Row(kDiscount, row)) = r.discount;
     *reinterpret_cast<int32_t*>(batch->Row(kEnvId, row)) = task.env_id;
-    *reinterpret_cast<int32_t*>(batch->Row(kElapsedStep, row)) = s.elapsed;
-    if (opt_.autoreset == AutoresetMode::kSameStep && !(r.terminated || r.truncated)) ClearFinal(batch, row);
+    *reinterpret_cast<int32_t*>(batch->Row(kElapsedStep, row)) = SaturatedInt32(s.elapsed);
+    if (opt_.autoreset == AutoresetMode::kSameStep && (error || !(r.terminated || r.truncated)))
+      ClearFinal(batch, row);
+    if (error) batch->AddFailure(task.env_id, error);
     if (batch->done.Arrive()) completed_.Notify();
   }
 
-  static void Fail(StateBatch* batch, int env_id, const std::string& what) {
-    if (!batch->failed.exchange(true)) batch->error = "env " + std::to_string(env_id) + " failed: " + what;
-  }
+  // Elapsed steps are counted in 64 bits (max_episode_steps=0 never
+  // truncates) and reported as EnvPool's int32, saturating.
+  static int32_t SaturatedInt32(int64_t v) { return static_cast<int32_t>(std::min<int64_t>(v, INT32_MAX)); }
 
   // Waiting threads spin, then yield, then sleep. Spinning pays off only
   // when tasks are short (the next one is microseconds away); once a
@@ -381,7 +634,7 @@ class EnvPool {
     const int first = kNumCommonKeys + num_env_keys_;
     for (int k = 0; k < num_env_keys_; ++k)
       std::memcpy(batch->Row(first + k, row), s.out[k], layout_.row_bytes[kNumCommonKeys + k]);
-    *reinterpret_cast<int32_t*>(batch->Row(first + num_env_keys_, row)) = s.elapsed;
+    *reinterpret_cast<int32_t*>(batch->Row(first + num_env_keys_, row)) = SaturatedInt32(s.elapsed);
   }
 
   void ClearFinal(StateBatch* batch, int row) {
@@ -404,7 +657,7 @@ class EnvPool {
   StateLayout layout_;
   bool sync_ = true;
   int num_workers_ = 0;
-  ActionQueue queue_;  // lane i: worker i; the last lane: the caller
+  ActionQueue queue_;  // lane i: worker i; the last lane: receiving threads
   bool may_spin_ = true;
   int capacity_ = 0;
   std::shared_ptr<BatchMemory> memory_;
@@ -412,20 +665,28 @@ class EnvPool {
   std::vector<std::size_t> action_bytes_;
   std::vector<EnvSlot> slots_;
   std::vector<std::thread> workers_;
-  bool closed_ = false;
+  std::atomic<bool> closed_{false};
 
-  // Caller-thread state.
+  // Caller-side state, under mu_ (never held while stepping or waiting).
+  mutable std::mutex mu_;
+  std::condition_variable cv_;  // a send, a second caller or close
+  std::thread::id first_caller_;
+  bool multi_caller_ = false;
   uint64_t check_stamp_ = 0;
   std::vector<Task> tasks_;
   std::deque<std::shared_ptr<StateBatch>> pending_;  // sync mode
-  int in_flight_count_ = 0;
-  uint64_t ring_head_ = 0;
+  int in_flight_total_ = 0;
+  int unreserved_ = 0;  // async envs in flight not yet promised to a recv()
+  uint64_t next_ticket_ = 0;
+  // Batches whose waiter left when the pool closed: workers may still be
+  // writing to them, so they live as long as the pool.
+  std::vector<std::shared_ptr<StateBatch>> abandoned_;
 
   // Async mode ring, read by workers.
-  // Async batch number n lives in slot n % ring_size_, published by the
-  // receiving thread (release on `number`) before any worker needs it.
+  // Async batch number n lives in slot n % ring_size_, published (release
+  // on `number`) when batch n - ring_size_ has been received.
   struct RingSlot {
-    std::shared_ptr<StateBatch> owner;  // receiving thread only
+    std::shared_ptr<StateBatch> owner;  // under mu_
     StateBatch* batch = nullptr;
     std::atomic<uint64_t> number{UINT64_MAX};
   };

@@ -136,7 +136,11 @@ class Config {
       if (auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
       return std::get<double>(v);
     } else if constexpr (std::is_same_v<T, int>) {
-      return static_cast<int>(std::get<int64_t>(v));
+      // Refused rather than narrowed: 2**32 + 4 must not become 4.
+      const int64_t i = std::get<int64_t>(v);
+      if (i < std::numeric_limits<int>::min() || i > std::numeric_limits<int>::max())
+        throw std::invalid_argument("config '" + key + "' = " + std::to_string(i) + " is out of the int32 range");
+      return static_cast<int>(i);
     } else {
       return std::get<T>(v);
     }

@@ -5,7 +5,9 @@
 #ifndef ENVPOOL_CORE_STATE_BATCH_H_
 #define ENVPOOL_CORE_STATE_BATCH_H_
 
+#include <atomic>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -110,9 +112,20 @@ struct StateBatch {
   std::vector<char*> key_base;
   int capacity;
   Countdown done;
-  // Set by a worker whose env threw; reported by recv().
+  // Envs that threw while producing a row of this batch, with what they
+  // threw (rethrown by the binding with its type). Rare, so a mutex.
+  struct Failure {
+    int env_id;
+    std::exception_ptr error;
+  };
+  void AddFailure(int env_id, std::exception_ptr error) {
+    std::lock_guard<std::mutex> lock(failure_mu);
+    failures.push_back({env_id, std::move(error)});
+    failed.store(true, std::memory_order_release);
+  }
   std::atomic<bool> failed{false};
-  std::string error;
+  std::mutex failure_mu;
+  std::vector<Failure> failures;
 };
 
 }  // namespace envpool

@@ -116,10 +116,14 @@ ConfigValue FromPython(const std::string& key, const ConfigValue& like, const py
     return o.cast<std::string>();
   }
   if (!py::isinstance<py::sequence>(o) || py::isinstance<py::str>(o)) throw bad("a sequence of numbers");
+  // Items are owned while read: a NumPy array makes a new scalar object per
+  // item, which a borrowed handle would outlive.
+  py::list items(py::reinterpret_borrow<py::object>(o));
   std::vector<double> out;
-  for (py::handle x : o.cast<py::sequence>()) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    py::object x = items[i];
     if (!IsPyNumber(x)) throw bad("a sequence of numbers");
-    out.push_back(py::float_(py::reinterpret_borrow<py::object>(x)).cast<double>());
+    out.push_back(py::float_(x).cast<double>());
   }
   return out;
 }
@@ -160,16 +164,18 @@ envpool::PoolOptions ParseOptions(const Config& c) {
   if (seed < 0 || seed > INT64_MAX - num_envs)
     throw py::value_error("seed must be in [0, 2**63 - 1 - num_envs], got " + std::to_string(seed));
   if (max_steps < 0) throw py::value_error("max_episode_steps must be >= 0 (0 = no limit)");
-  if (c.Get<int64_t>("thread_affinity_offset") < -1)
-    throw py::value_error("thread_affinity_offset must be >= -1 (-1 = no pinning)");
+  const int64_t affinity = c.Get<int64_t>("thread_affinity_offset");
+  if (affinity < -1 || affinity > 65535)
+    throw py::value_error("thread_affinity_offset must be in [-1, 65535] (-1 = no pinning), got " +
+                          std::to_string(affinity));
   if (mode != "next_step" && mode != "same_step")
     throw py::value_error("autoreset_mode must be 'next_step' or 'same_step', got '" + mode + "'");
   o.num_envs = static_cast<int>(num_envs);
   o.batch_size = static_cast<int>(batch);
   o.num_threads = static_cast<int>(threads);
-  o.thread_affinity_offset = c.Get<int>("thread_affinity_offset");
+  o.thread_affinity_offset = static_cast<int>(affinity);
   o.seed = static_cast<uint64_t>(seed);
-  o.max_episode_steps = static_cast<int>(std::min<int64_t>(max_steps, INT32_MAX));
+  o.max_episode_steps = max_steps;
   o.autoreset = mode == "same_step" ? envpool::AutoresetMode::kSameStep : envpool::AutoresetMode::kNextStep;
   return o;
 }
@@ -276,79 +282,54 @@ class PyPool {
   bool closed() const { return pool_->closed(); }
   int in_flight() const { return pool_->in_flight(); }
 
+  // Queue one step of each env in env_id (default: every env in sync mode,
+  // the last batch's envs in async mode) without waiting.
   void Send(const py::object& action, const py::object& env_id) {
-    CheckOpen();
+    Converting guard;
     const std::vector<int>& ids = EnvIds(env_id);
-    const int n = static_cast<int>(ids.size());
-    // Member scratch (no allocation per call); holds converted actions
-    // alive until the engine has copied them.
-    std::vector<py::array>& arrays = action_arrays_;
-    std::vector<const char*>& ptrs = action_ptrs_;
-    arrays.clear();
-    ptrs.clear();
-    const auto& specs = pool_->env_spec().action;
-    if (specs.size() == 1 && action_names_[0].empty()) {
-      if (py::isinstance<py::dict>(action)) throw py::type_error("this env takes an array action, not a dict");
-      arrays.push_back(ConvertAction(0, action, n));
-    } else {
-      if (!py::isinstance<py::dict>(action))
-        throw py::type_error("this env takes a dict action with keys " + ActionKeyList());
-      py::dict d = action.cast<py::dict>();
-      if (d.size() != specs.size()) throw py::value_error("action dict must have exactly the keys " + ActionKeyList());
-      for (std::size_t k = 0; k < specs.size(); ++k) {
-        py::str key(action_names_[k]);
-        if (!d.contains(key)) throw py::value_error("action dict is missing key '" + action_names_[k] + "'");
-        arrays.push_back(ConvertAction(static_cast<int>(k), d[key], n));
-      }
-    }
-    for (const py::array& a : arrays) ptrs.push_back(static_cast<const char*>(a.data()));
-    pool_->Send(envpool::Task::kStep, ids.data(), n, ptrs.data(), nullptr);
-    arrays.clear();
+    const char* const* actions = ConvertActions(action, static_cast<int>(ids.size()));
+    pool_->Send(envpool::Task::kStep, ids.data(), static_cast<int>(ids.size()), actions, nullptr);
   }
 
   py::tuple Recv() {
-    CheckOpen();
-    std::shared_ptr<envpool::StateBatch> batch;
-    {
-      py::gil_scoped_release release;
-      batch = pool_->Recv();
-    }
-    return Package(batch);
+    return Run([&] { return pool_->Recv(); });
   }
 
+  // Send then recv. In sync mode (and for an empty env_id) the rows are
+  // exactly the envs named, in that order; in async mode the next batch.
   py::tuple Step(const py::object& action, const py::object& env_id) {
-    Send(action, env_id);
-    return Recv();
+    Converting guard;
+    const std::vector<int>& ids = EnvIds(env_id);
+    const int n = static_cast<int>(ids.size());
+    const char* const* actions = ConvertActions(action, n);
+    const bool own = n == 0;
+    return Run([&] {
+      return own ? pool_->Call(envpool::Task::kStep, ids.data(), n, actions, nullptr)
+                 : pool_->Step(envpool::Task::kStep, ids.data(), n, actions, nullptr);
+    });
   }
 
   // Queue resets (optionally reseeding) without waiting.
   void SendReset(const py::object& env_id, const py::object& seed) {
-    CheckOpen();
+    Converting guard;
     const std::vector<int>& ids = env_id.is_none() ? all_ids_ : ToIds(env_id);
-    std::vector<uint64_t> seeds;
-    if (!seed.is_none()) {
-      if (IsPyInt(seed)) {
-        int64_t s = CheckedSeed(seed);
-        if (s > INT64_MAX - pool_->options().num_envs)
-          throw py::value_error("seed must be in [0, 2**63 - 1 - num_envs]");
-        for (int id : ids) seeds.push_back(static_cast<uint64_t>(s) + id);
-      } else {
-        if (!py::isinstance<py::sequence>(seed) || py::isinstance<py::str>(seed))
-          throw py::type_error("seed must be an int, a list of ints (one per env) or None");
-        py::sequence seq = seed.cast<py::sequence>();
-        if (static_cast<std::size_t>(py::len(seq)) != ids.size())
-          throw py::value_error("seed list has " + std::to_string(py::len(seq)) + " entries for " +
-                                std::to_string(ids.size()) + " envs");
-        for (py::handle s : seq) seeds.push_back(static_cast<uint64_t>(CheckedSeed(s)));
-      }
-    }
-    pool_->Send(envpool::Task::kReset, ids.data(), static_cast<int>(ids.size()), nullptr,
-                seeds.empty() ? nullptr : seeds.data());
+    const uint64_t* seeds = Seeds(seed, ids);
+    pool_->Send(envpool::Task::kReset, ids.data(), static_cast<int>(ids.size()), nullptr, seeds);
   }
 
-  py::tuple Reset(const py::object& env_id, const py::object& seed) {
-    SendReset(env_id, seed);
-    return Recv();
+  // Reset then recv. With own_batch (or an empty env_id) the rows are
+  // exactly the envs named, in that order, in either mode; otherwise, in
+  // async mode, the next batch as EnvPool returns it.
+  py::tuple Reset(const py::object& env_id, const py::object& seed, bool own_batch) {
+    Converting guard;
+    const std::vector<int>& ids = env_id.is_none() ? all_ids_ : ToIds(env_id);
+    const uint64_t* seeds = Seeds(seed, ids);
+    const int n = static_cast<int>(ids.size());
+    const bool own = own_batch || n == 0;
+    return Run([&] {
+      return own ? pool_->Call(envpool::Task::kReset, ids.data(), n, nullptr, seeds)
+                 : pool_->Step(envpool::Task::kReset, ids.data(), n, nullptr, seeds);
+    });
   }
 
   void Close() {
@@ -358,14 +339,150 @@ class PyPool {
   }
 
  private:
-  void CheckOpen() const {
-    if (pool_->closed()) throw std::runtime_error("this env pool is closed");
+  // Per-thread scratch for converted arguments (no allocation per call
+  // once warm; each Python thread has its own, so concurrent calls from
+  // several threads never share buffers).
+  struct Scratch {
+    std::vector<int> ids;
+    std::vector<py::array> arrays;  // converted actions, alive until sent
+    std::vector<const char*> ptrs;
+    std::vector<uint64_t> seeds;
+    bool converting = false;
+  };
+  static Scratch& scratch() {
+    // Leaked: a thread's scratch holds no Python objects between calls, and
+    // freeing it at thread exit must not touch Python.
+    thread_local Scratch* s = new Scratch;
+    return *s;
+  }
+
+  // Marks this thread as converting a call's arguments. Conversion can run
+  // Python code (an action's __array__); a pool call from there would
+  // reuse the scratch of the call being converted, so it is refused.
+  class Converting {
+   public:
+    Converting() : s_(scratch()) {
+      if (s_.converting)
+        throw std::runtime_error(
+            "envpool: a pool was called while converting the arguments of another pool call on this thread "
+            "(e.g. from an action's __array__); make the inner call before or after");
+      s_.converting = true;
+    }
+    ~Converting() {
+      s_.arrays.clear();
+      s_.converting = false;
+    }
+
+   private:
+    Scratch& s_;
+  };
+
+  // Runs an engine call without the GIL and packages its batch; envs that
+  // threw come back as the exception they threw (see RaiseBatchError).
+  template <class F>
+  py::tuple Run(F&& call) {
+    std::shared_ptr<envpool::StateBatch> batch;
+    try {
+      py::gil_scoped_release release;
+      batch = call();
+    } catch (const envpool::BatchError& e) {
+      RaiseBatchError(e);
+    }
+    return Package(batch);
+  }
+
+  // The exception an env threw, with its Python type (std::invalid_argument
+  // -> ValueError, std::out_of_range -> IndexError, else RuntimeError), a
+  // message naming the failed envs, and as attributes: env_ids (every env
+  // of the batch; all may be sent again, failed ones are reset on their
+  // next step), failed_env_ids, and result (the whole batch, packaged like
+  // recv()'s; failed rows are zeroed with terminated set).
+  [[noreturn]] void RaiseBatchError(const envpool::BatchError& e) {
+    PyObject* type = PyExc_RuntimeError;
+    try {
+      std::rethrow_exception(e.failures[0].error);
+    } catch (const std::invalid_argument&) {
+      type = PyExc_ValueError;
+    } catch (const std::domain_error&) {
+      type = PyExc_ValueError;
+    } catch (const std::length_error&) {
+      type = PyExc_ValueError;
+    } catch (const std::out_of_range&) {
+      type = PyExc_IndexError;
+    } catch (const std::overflow_error&) {
+      type = PyExc_OverflowError;
+    } catch (const std::bad_alloc&) {
+      type = PyExc_MemoryError;
+    } catch (...) {
+    }
+    py::tuple result = Package(e.batch);
+    std::vector<int32_t> failed;
+    for (const auto& f : e.failures) failed.push_back(f.env_id);
+    py::object exc = py::reinterpret_borrow<py::object>(type)(e.message);
+    exc.attr("env_ids") = py::array_t<int32_t>(last_ids_.size(), last_ids_.data());
+    exc.attr("failed_env_ids") = py::array_t<int32_t>(failed.size(), failed.data());
+    exc.attr("result") = result;
+    PyErr_SetObject(type, exc.ptr());
+    throw py::error_already_set();
   }
 
   std::string ActionKeyList() const {
     std::string s;
     for (const std::string& k : action_names_) s += (s.empty() ? "'" : ", '") + k + "'";
     return "{" + s + "}";
+  }
+
+  // Converts (and checks) every action key for n envs; the pointers stay
+  // valid until this thread's Converting guard ends.
+  const char* const* ConvertActions(const py::object& action, int n) {
+    Scratch& sc = scratch();
+    sc.arrays.clear();
+    sc.ptrs.clear();
+    const auto& specs = pool_->env_spec().action;
+    if (specs.size() == 1 && action_names_[0].empty()) {
+      if (py::isinstance<py::dict>(action)) throw py::type_error("this env takes an array action, not a dict");
+      sc.arrays.push_back(ConvertAction(0, action, n));
+    } else {
+      if (!py::isinstance<py::dict>(action))
+        throw py::type_error("this env takes a dict action with keys " + ActionKeyList());
+      py::dict d = action.cast<py::dict>();
+      if (d.size() != specs.size()) throw py::value_error("action dict must have exactly the keys " + ActionKeyList());
+      for (std::size_t k = 0; k < specs.size(); ++k) {
+        py::str key(action_names_[k]);
+        if (!d.contains(key)) throw py::value_error("action dict is missing key '" + action_names_[k] + "'");
+        py::object value = d[key];
+        sc.arrays.push_back(ConvertAction(static_cast<int>(k), value, n));
+      }
+    }
+    for (const py::array& a : sc.arrays) sc.ptrs.push_back(static_cast<const char*>(a.data()));
+    return sc.ptrs.data();
+  }
+
+  // Seeds for a reset of `ids`: null for none, else one per env (an int
+  // seed s gives env i the seed s + i).
+  const uint64_t* Seeds(const py::object& seed, const std::vector<int>& ids) {
+    if (seed.is_none()) return nullptr;
+    std::vector<uint64_t>& seeds = scratch().seeds;
+    seeds.clear();
+    if (IsPyInt(seed)) {
+      int64_t s = CheckedSeed(seed);
+      if (s > INT64_MAX - pool_->options().num_envs)
+        throw py::value_error("seed must be in [0, 2**63 - 1 - num_envs]");
+      for (int id : ids) seeds.push_back(static_cast<uint64_t>(s) + id);
+    } else {
+      if (!py::isinstance<py::sequence>(seed) || py::isinstance<py::str>(seed))
+        throw py::type_error("seed must be an int, a list of ints (one per env) or None");
+      // Owned items (a NumPy array makes a new scalar per item).
+      py::list items(seed);
+      if (items.size() != ids.size())
+        throw py::value_error("seed list has " + std::to_string(items.size()) + " entries for " +
+                              std::to_string(ids.size()) + " envs");
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        py::object item = items[i];
+        seeds.push_back(static_cast<uint64_t>(CheckedSeed(item)));
+      }
+    }
+    return seeds.data();
   }
 
   static int64_t CheckedSeed(const py::handle& s) {
@@ -375,9 +492,9 @@ class PyPool {
     return i.cast<int64_t>();
   }
 
-  // Fills (and returns) the member scratch list of ids.
+  // Fills (and returns) this thread's scratch list of ids.
   const std::vector<int>& ToIds(const py::object& env_id) {
-    std::vector<int>& ids = ids_scratch_;
+    std::vector<int>& ids = scratch().ids;
     ids.clear();
     if (IsPyInt(env_id)) {
       ids.push_back(CheckedId(env_id));
@@ -385,13 +502,23 @@ class PyPool {
     }
     py::array arr = py::array::ensure(env_id);
     if (!arr || arr.ndim() != 1) throw py::type_error("env_id must be an int or a 1-D sequence of ints");
-    if (arr.size() == 0) throw py::value_error("env_id must name at least one env");
+    if (arr.size() == 0) return ids;  // no envs: an empty batch
     char kind = arr.dtype().kind();
     if (kind != 'i' && kind != 'u') throw py::type_error("env_id must hold integers, got dtype " + std::string(py::str(arr.dtype())));
     if (arr.dtype().is(py::dtype::of<int32_t>()) && (arr.flags() & py::array::c_style)) {
       // info["env_id"] as recv() returned it: read in place.
       const int32_t* p = static_cast<const int32_t*>(arr.data());
       for (py::ssize_t i = 0; i < arr.size(); ++i) ids.push_back(CheckedId(p[i]));
+      return ids;
+    }
+    if (kind == 'u' && arr.itemsize() == 8) {
+      // uint64 ids above INT64_MAX must not wrap to negative (or valid) ids.
+      auto u = py::array_t<uint64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
+      for (py::ssize_t i = 0; i < u.size(); ++i) {
+        if (u.data()[i] > static_cast<uint64_t>(INT64_MAX))
+          throw py::value_error("env_id " + std::to_string(u.data()[i]) + " is out of range");
+        ids.push_back(CheckedId(static_cast<int64_t>(u.data()[i])));
+      }
       return ids;
     }
     auto ints = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
@@ -416,16 +543,24 @@ class PyPool {
 
   const std::vector<int>& EnvIds(const py::object& env_id) {
     if (!env_id.is_none()) return ToIds(env_id);
-    return pool_->sync() ? all_ids_ : last_ids_;
+    if (pool_->sync()) return all_ids_;
+    std::vector<int>& ids = scratch().ids;
+    ids = last_ids_;
+    return ids;
   }
 
   // Checks the shape, dtype and (for discrete actions) range of one action
-  // key; casts safely to the spec dtype without copying when it matches.
+  // key, the range on the values as given (before any cast: 2**32 + 1 must
+  // not pass as 1); casts to the spec dtype without copying when it matches.
   py::array ConvertAction(int k, const py::object& obj, int n) const {
     const ArraySpec& spec = pool_->env_spec().action[k];
     const std::string label = action_names_[k].empty() ? "action" : "action['" + action_names_[k] + "']";
-    py::array arr = py::array::ensure(obj);
-    if (!arr) throw py::type_error(label + " must be array-like");
+    // NumPy's own conversion, so an exception raised by the object's
+    // __array__ (e.g. a refused re-entrant call) reaches the caller as is.
+    const auto& api = py::detail::npy_api::get();
+    PyObject* raw = api.PyArray_FromAny_(obj.ptr(), nullptr, 0, 0, py::detail::npy_api::NPY_ARRAY_ENSUREARRAY_, nullptr);
+    if (raw == nullptr) throw py::error_already_set();
+    auto arr = py::reinterpret_steal<py::array>(raw);
     char kind = arr.dtype().kind();
     bool is_float = spec.dtype == DType::kFloat32 || spec.dtype == DType::kFloat64;
     bool ok = kind == 'i' || kind == 'u' || (is_float && kind == 'f');
@@ -439,11 +574,10 @@ class PyPool {
     }
     for (std::size_t d = 0; d < spec.shape.size(); ++d)
       if (arr.shape(d + 1) != spec.shape[d]) throw py::value_error(label + " has the wrong shape, expected " + ExpectedShape(spec, n));
-    py::array out = arr.dtype().is(action_dtypes_[k]) && (arr.flags() & py::array::c_style)
-                        ? arr
-                        : py::array(arr.attr("astype")(action_dtypes_[k], py::arg("order") = "C"));
-    if (discrete_[k]) CheckRange(spec, out, label);
-    return out;
+    if (discrete_[k]) CheckRange(spec, arr, label);
+    return arr.dtype().is(action_dtypes_[k]) && (arr.flags() & py::array::c_style)
+               ? arr
+               : py::array(arr.attr("astype")(action_dtypes_[k], py::arg("order") = "C"));
   }
 
   static std::string ExpectedShape(const ArraySpec& spec, int n) {
@@ -452,22 +586,42 @@ class PyPool {
     return s + (spec.shape.empty() ? ",)" : ")");
   }
 
-  void CheckRange(const ArraySpec& spec, const py::array& a, const std::string& label) const {
+  // `a` has an integer dtype of any width and signedness, as given.
+  static void CheckRange(const ArraySpec& spec, py::array a, const std::string& label) {
     const auto lo = static_cast<int64_t>(spec.low[0]), hi = static_cast<int64_t>(spec.high[0]);
-    auto check = [&](auto* p) {
+    if (!(a.flags() & py::array::c_style) || !a.dtype().attr("isnative").cast<bool>())
+      a = py::array(a.attr("astype")(a.dtype().attr("newbyteorder")("="), py::arg("order") = "C"));
+    auto fail = [&](const std::string& v, py::ssize_t i) {
+      throw py::value_error(label + " " + v + " (row " + std::to_string(i) + ") is out of range [" +
+                            std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    };
+    auto check_signed = [&](auto* p) {
       for (py::ssize_t i = 0; i < a.size(); ++i) {
-        auto v = static_cast<int64_t>(p[i]);
-        if (v < lo || v > hi)
-          throw py::value_error(label + " " + std::to_string(v) + " (row " + std::to_string(i) +
-                                ") is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        const auto v = static_cast<int64_t>(p[i]);
+        if (v < lo || v > hi) fail(std::to_string(v), i);
       }
     };
-    if (spec.dtype == DType::kInt32)
-      check(static_cast<const int32_t*>(a.data()));
-    else if (spec.dtype == DType::kInt64)
-      check(static_cast<const int64_t*>(a.data()));
-    else if (spec.dtype == DType::kUInt8)
-      check(static_cast<const uint8_t*>(a.data()));
+    auto check_unsigned = [&](auto* p) {
+      for (py::ssize_t i = 0; i < a.size(); ++i) {
+        const auto v = static_cast<uint64_t>(p[i]);
+        if ((hi < 0 || v > static_cast<uint64_t>(hi)) || (lo > 0 && v < static_cast<uint64_t>(lo)))
+          fail(std::to_string(v), i);
+      }
+    };
+    const void* d = a.data();
+    const bool is_signed = a.dtype().kind() == 'i';
+    switch (a.itemsize()) {
+      case 1:
+        return is_signed ? check_signed(static_cast<const int8_t*>(d)) : check_unsigned(static_cast<const uint8_t*>(d));
+      case 2:
+        return is_signed ? check_signed(static_cast<const int16_t*>(d)) : check_unsigned(static_cast<const uint16_t*>(d));
+      case 4:
+        return is_signed ? check_signed(static_cast<const int32_t*>(d)) : check_unsigned(static_cast<const uint32_t*>(d));
+      case 8:
+        return is_signed ? check_signed(static_cast<const int64_t*>(d)) : check_unsigned(static_cast<const uint64_t*>(d));
+      default:
+        throw py::type_error(label + " has an unsupported integer dtype " + std::string(py::str(a.dtype())));
+    }
   }
 
   // NumPy's C API directly: py::array's constructor allocates shape and
@@ -529,9 +683,7 @@ class PyPool {
   std::vector<std::string> action_names_;
   std::vector<py::dtype> action_dtypes_;
   std::vector<bool> discrete_;
-  std::vector<int> all_ids_, last_ids_, ids_scratch_;
-  std::vector<py::array> action_arrays_;
-  std::vector<const char*> action_ptrs_;
+  std::vector<int> all_ids_, last_ids_;  // last_ids_: with the GIL held
 };
 
 py::tuple MakeSpec(const std::string& family_name, const py::dict& user_config) {
@@ -589,6 +741,7 @@ PYBIND11_MODULE(_envpool, m) {
       .def("recv", &PyPool::Recv)
       .def("step", &PyPool::Step, py::arg("action"), py::arg("env_id") = py::none())
       .def("send_reset", &PyPool::SendReset, py::arg("env_id") = py::none(), py::arg("seed") = py::none())
-      .def("reset", &PyPool::Reset, py::arg("env_id") = py::none(), py::arg("seed") = py::none())
+      .def("reset", &PyPool::Reset, py::arg("env_id") = py::none(), py::arg("seed") = py::none(),
+           py::arg("own_batch") = false)
       .def("close", &PyPool::Close);
 }

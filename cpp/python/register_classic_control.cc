@@ -6,6 +6,7 @@
 #include "cpp/classic_control/mountain_car.h"
 #include "cpp/classic_control/pendulum.h"
 #include "cpp/core/env.h"
+#include "cpp/testing/busy.h"
 #include "cpp/testing/echo.h"
 
 namespace {
@@ -30,4 +31,11 @@ void RegisterClassicControlFamilies() {
   envpool::RegisterFamily(Make<Acrobot>("Acrobot"));
   // Test-only: dict observation and action (no task id uses it).
   envpool::RegisterFamily(Make<envpool::testing::Echo>("Echo"));
+  // Test-only: steps that take as long as the action says, or throw.
+  envpool::RegisterFamily(envpool::Family{"Busy", envpool::testing::Busy::Defaults(),
+                                          &envpool::testing::Busy::MakeSpec,
+                                          [](const envpool::Config& c, int id) -> std::unique_ptr<envpool::Env> {
+                                            return std::make_unique<envpool::testing::Busy>(c, id);
+                                          },
+                                          nullptr});
 }

@@ -215,7 +215,7 @@ void TestPool(int num_envs, int batch, int threads, AutoresetMode mode, int roun
       bool term = *reinterpret_cast<bool*>(b->Row(kTerminated, row));
       bool trunc = *reinterpret_cast<bool*>(b->Row(kTruncated, row));
       int elapsed = *reinterpret_cast<int32_t*>(b->Row(kElapsedStep, row));
-      const double reward = *reinterpret_cast<double*>(b->Row(kReward, row));
+      const float reward = *reinterpret_cast<float*>(b->Row(kReward, row));
       if (mode == AutoresetMode::kSameStep && (term || trunc)) {
         // The row holds the next episode's start; the step's own results
         // (reward = the finished step's count) and its final obs stay.
