@@ -31,9 +31,14 @@ _PY_DEFAULTS: dict[str, Any] = {
     "batched_spaces": False,
 }
 
-# Task options handled here in Python, only for tasks registered with them
-# (frame_stack: MuJoCo tasks, EnvPool's observation stacking).
+# Task options handled here in Python, with their defaults: frame_stack
+# (EnvPool's observation stacking) for the MuJoCo tasks (those registered
+# with an assets_dir).
 _PY_TASK_KEYS = ("frame_stack",)
+
+
+def _task_py_defaults(task: Any) -> dict[str, Any]:
+    return {"frame_stack": 1} if "assets_dir" in task.config else {}
 
 
 def _autoreset_mode(value: Any) -> Any:
@@ -92,7 +97,7 @@ def make_pool_spec(task_id: str, config: dict[str, Any]) -> EnvSpec:
     merged = {**task.config, **config}
     metadata = {k: merged.pop(k) for k in _METADATA_KEYS if k in merged}
     py_opts = {k: merged.pop(k, v) for k, v in _PY_DEFAULTS.items()}
-    py_opts.update({k: merged.pop(k) for k in _PY_TASK_KEYS if k in task.config and k in merged})
+    py_opts.update({k: merged.pop(k, v) for k, v in _task_py_defaults(task).items()})
     _check_py_options(py_opts)
     if "autoreset_mode" in merged:
         merged["autoreset_mode"] = _autoreset_mode(merged["autoreset_mode"])

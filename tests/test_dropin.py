@@ -435,3 +435,33 @@ def test_sample_factory_envpool_calls(task: str, kwargs: dict) -> None:
         if task == "Pong-v5":
             episode_returns += infos["reward"]
         assert obs.shape[0] == 4
+
+
+# -- the README's "Differences from EnvPool 1.2" table ----------------------------------
+
+
+def test_differences_table_claims() -> None:
+    env = _make("gymnasium")
+    env.reset()
+    with pytest.raises(TypeError):  # float actions on Discrete are refused
+        env.step(np.zeros(N, np.float32))
+    with pytest.raises(ValueError):  # out-of-range discrete actions too
+        env.step(np.full(N, 2, np.int32))
+    with pytest.raises(TypeError):  # seed is an int in make
+        _make("gymnasium", seed=[1, 2, 3, 4])
+    env.close()
+    with pytest.raises(RuntimeError):  # step after close raises until reset()
+        env.step(np.zeros(N, np.int32))
+    env.reset()
+    env.step(np.zeros(N, np.int32))
+    before = np.array(env.reset()[0])
+    obs, _ = env.reset(options={"reset_mask": np.zeros(N, bool)})  # all-False mask: a no-op
+    np.testing.assert_array_equal(obs, before)
+    assert envpool.make_spec("CartPole-v1").action_array_spec["action"].shape == []
+    assert "elapsed_step" in _make("dm").observation_spec()._fields
+    pong = _make("gymnasium", "Pong-v5", num_envs=1)
+    assert pong.reset()[1]["reward"].dtype == np.float64
+    # reset(seed=...) reseeds (EnvPool ignores it): same seed, same first obs
+    a = _make("gymnasium", seed=0)
+    b = _make("gymnasium", seed=9)
+    np.testing.assert_array_equal(a.reset(seed=9)[0], b.reset()[0])

@@ -66,13 +66,13 @@ _LEGACY = {
 
 # frame_stack (EnvPool's option, default 1): observations of shape
 # (frame_stack, *obs_shape), oldest first, a reset filling every slot; done
-# in Python by envpool._pool.
+# in Python by envpool._pool for every task registered with an assets_dir.
 for _task, _steps, _threshold in _TASKS:
     _extra = {} if _threshold is None else {"reward_threshold": _threshold}
     _old, _old_config = _LEGACY[_task]
     register(
-        f"{_task}-{_old}", f"{_task}-v4", max_episode_steps=_steps, assets_dir=_ASSETS, frame_stack=1, **_extra, **_old_config
+        f"{_task}-{_old}", f"{_task}-v4", max_episode_steps=_steps, assets_dir=_ASSETS, **_extra, **_old_config
     )
     for _version in ("v4", "v5"):
         _id = f"{_task}-{_version}"
-        register(_id, _id, max_episode_steps=_steps, assets_dir=_ASSETS, frame_stack=1, **_extra)
+        register(_id, _id, max_episode_steps=_steps, assets_dir=_ASSETS, **_extra)
