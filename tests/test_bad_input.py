@@ -156,6 +156,8 @@ def test_destroy_with_work_in_flight_does_not_hang_or_leak_threads() -> None:
         """
         import os, gc, numpy as np, envpool
         def threads(): return len(os.listdir("/proc/self/task"))
+        from envpool.gym_env import _gym_module
+        _gym_module()  # importing gym (when installed, as the test extra does) starts threads of its own
         base = threads()
         for mode in (dict(num_envs=64), dict(num_envs=64, batch_size=8)):
             for _ in range(20):
