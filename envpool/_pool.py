@@ -2,16 +2,93 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 
 from envpool import _envpool
-from envpool._spec import EnvSpec
+from envpool._spec import Config, EnvSpec
+from envpool.python.envpool import EnvPoolMixin
 from envpool.registration import lookup
 
 # Keys a task registration may carry that are not engine config.
 _METADATA_KEYS = ("reward_threshold",)
+
+# EnvPool config keys handled here in Python (never passed to the engine),
+# with their defaults. gym_reset_return_info: whether a gym pool's reset()
+# returns (obs, info) (EnvPool 1.2's default, True) or obs only;
+# max_num_players: EnvPool's multi-player bound (our families are
+# single-player: only 1 is accepted); base_path: EnvPool's asset folder
+# (kept in the config; our tasks find their assets themselves);
+# batched_spaces: gymnasium pools only, batched observation_space /
+# action_space as gymnasium's VectorEnv (default: the single-env spaces, as
+# EnvPool 1.2).
+_PY_DEFAULTS: dict[str, Any] = {
+    "gym_reset_return_info": True,
+    "max_num_players": 1,
+    "base_path": os.path.dirname(os.path.abspath(__file__)),
+    "batched_spaces": False,
+}
+
+# Task options handled here in Python, with their defaults: frame_stack
+# (EnvPool's observation stacking) for the MuJoCo tasks (those registered
+# with an assets_dir).
+_PY_TASK_KEYS = ("frame_stack",)
+
+
+def _task_py_defaults(task: Any) -> dict[str, Any]:
+    return {"frame_stack": 1} if "assets_dir" in task.config else {}
+
+
+def _autoreset_mode(value: Any) -> Any:
+    """A gymnasium AutoresetMode member as the engine's string."""
+    try:
+        from gymnasium.vector import AutoresetMode
+    except ImportError:  # pragma: no cover - gymnasium is a dependency
+        return value
+    if isinstance(value, AutoresetMode):
+        names = {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same_step"}
+        if value not in names:
+            raise ValueError(f"autoreset_mode must be NEXT_STEP or SAME_STEP, got {value}")
+        return names[value]
+    return value
+
+
+def _check_py_options(opts: dict[str, Any]) -> None:
+    def is_bool(v: Any) -> bool:
+        return isinstance(v, (bool, np.bool_))
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, (int, np.integer)) and not is_bool(v)
+
+    for key in ("gym_reset_return_info", "batched_spaces"):
+        if not is_bool(opts[key]):
+            raise TypeError(f"config '{key}' must be a bool, got {type(opts[key]).__name__} {opts[key]!r}")
+    if not is_int(opts["max_num_players"]):
+        raise TypeError(f"config 'max_num_players' must be an int, got {opts['max_num_players']!r}")
+    if opts["max_num_players"] != 1:
+        raise ValueError(f"max_num_players must be 1 (every task here is single-player), got {opts['max_num_players']}")
+    if not isinstance(opts["base_path"], (str, os.PathLike)):
+        raise TypeError(f"config 'base_path' must be a str, got {opts['base_path']!r}")
+    opts["base_path"] = os.fspath(opts["base_path"])
+    if "frame_stack" in opts:
+        if not is_int(opts["frame_stack"]):
+            raise TypeError(f"config 'frame_stack' must be an int, got {opts['frame_stack']!r}")
+        if opts["frame_stack"] < 1:
+            raise ValueError(f"frame_stack must be >= 1, got {opts['frame_stack']}")
+        opts["frame_stack"] = int(opts["frame_stack"])
+    opts["max_num_players"] = int(opts["max_num_players"])
+    for key in ("gym_reset_return_info", "batched_spaces"):
+        opts[key] = bool(opts[key])
+
+
+def _stack_spec(spec: tuple, k: int) -> tuple:
+    name, dtype, shape, low, high = spec
+    n = int(np.prod(shape)) if shape else 1
+    low = list(low) * (k if len(low) == n and n > 1 else 1)
+    high = list(high) * (k if len(high) == n and n > 1 else 1)
+    return (name, dtype, (k, *shape), low, high)
 
 
 def make_pool_spec(task_id: str, config: dict[str, Any]) -> EnvSpec:
@@ -19,38 +96,174 @@ def make_pool_spec(task_id: str, config: dict[str, Any]) -> EnvSpec:
     task = lookup(task_id)
     merged = {**task.config, **config}
     metadata = {k: merged.pop(k) for k in _METADATA_KEYS if k in merged}
+    py_opts = {k: merged.pop(k, v) for k, v in _PY_DEFAULTS.items()}
+    py_opts.update({k: merged.pop(k, v) for k, v in _task_py_defaults(task).items()})
+    _check_py_options(py_opts)
+    if "autoreset_mode" in merged:
+        merged["autoreset_mode"] = _autoreset_mode(merged["autoreset_mode"])
     full, state_spec, action_spec = _envpool.make_spec(task.family, merged)
-    return EnvSpec(task_id, task.family, {**full, **metadata}, state_spec, action_spec)
+    k = py_opts.get("frame_stack", 1)
+    if k > 1:
+        state_spec = [_stack_spec(s, k) if s[0] == "obs" or s[0].startswith("obs:") else s for s in state_spec]
+    return EnvSpec(task_id, task.family, Config({**full, **py_opts, **metadata}), state_spec, action_spec)
 
 
-class PoolBase:
-    """Owns one engine pool; subclasses shape its results for one API."""
+def _engine_config(spec: EnvSpec) -> dict[str, Any]:
+    skip = (*_METADATA_KEYS, *_PY_DEFAULTS, *_PY_TASK_KEYS)
+    return {k: v for k, v in spec.config.items() if k not in skip}
+
+
+class _FrameStack:
+    """EnvPool's MuJoCo ``frame_stack``: obs of shape (frame_stack, *obs_shape), oldest
+    first; a reset fills every slot with the first observation."""
+
+    def __init__(self, k: int, num_envs: int, obs_specs: list[tuple]) -> None:
+        self.k = k
+        self.buf = {s[0]: np.zeros((num_envs, *s[2]), dtype=s[1]) for s in obs_specs}
+
+    def _one(self, key: str, ids: np.ndarray, obs: np.ndarray, first: np.ndarray) -> np.ndarray:
+        buf = self.buf[key]
+        rows = buf[ids]
+        rows[:, :-1] = rows[:, 1:]
+        rows[:, -1] = obs
+        rows[first] = obs[first][:, None]
+        buf[ids] = rows
+        return rows
+
+    def _final(self, key: str, ids: np.ndarray, final: np.ndarray) -> np.ndarray:
+        rows = np.array(self.buf[key][ids])
+        rows[:, :-1] = rows[:, 1:]
+        rows[:, -1] = final
+        return rows
+
+    def apply(self, result: tuple) -> tuple:
+        obs, reward, terminated, truncated, discount, info, final = result
+        ids = np.asarray(info["env_id"])
+        first = np.asarray(info["elapsed_step"]) == 0
+        if final is not None:  # same-step autoreset: stack the final obs onto the old frames first
+            fobs, finfo = final
+            if isinstance(fobs, dict):
+                fobs = {k: self._final("obs:" + k, ids, v) for k, v in fobs.items()}
+            else:
+                fobs = self._final("obs", ids, fobs)
+            final = (fobs, finfo)
+        if isinstance(obs, dict):
+            obs = {k: self._one("obs:" + k, ids, v, first) for k, v in obs.items()}
+        else:
+            obs = self._one("obs", ids, obs, first)
+        return obs, reward, terminated, truncated, discount, info, final
+
+
+class PoolBase(EnvPoolMixin):
+    """Owns one engine pool; subclasses shape its results for one API.
+
+    The engine calls used: ``_envpool.Pool(family, config)``, ``.reset(env_id, seed)``,
+    ``.send_reset(env_id, seed)``, ``.step(action, env_id)``, ``.send(action, env_id)``,
+    ``.recv()`` (each result a 7-tuple (obs, reward, terminated, truncated, discount,
+    info, final)), ``.close()`` and ``.closed``.
+    """
 
     def __init__(self, task_id: str, **config: Any) -> None:
         self.spec = make_pool_spec(task_id, config)
-        engine_config = {k: v for k, v in self.spec.config.items() if k not in _METADATA_KEYS}
-        self._pool = _envpool.Pool(self.spec.family, engine_config)
+        self._pool = _envpool.Pool(self.spec.family, _engine_config(self.spec))
         self.config = self.spec.config
         self._num_envs = int(self.config["num_envs"])
         self._batch_size = int(self.config["batch_size"]) or self._num_envs
         self.is_async = self._batch_size < self._num_envs
+        self._next_seed: int | list[int] | None = None
+        k = int(self.config.get("frame_stack", 1))
+        obs_specs = [s for s in self.spec.state_spec if s[0] == "obs" or s[0].startswith("obs:")]
+        self._stack = _FrameStack(k, self._num_envs, obs_specs) if k > 1 else None
 
-    # -- the engine's own calls, shared verbatim by every interface ---------
+    # -- the engine's calls, with EnvPool's conveniences ----------------------
+    def _ensure_open(self) -> None:
+        """EnvPool rebuilds a closed pool on reset(): so do we (fresh envs, the pool's seeds)."""
+        if self._pool.closed:
+            self._pool = _envpool.Pool(self.spec.family, _engine_config(self.spec))
+
+    def _split_action(self, action: Any, env_id: Any) -> tuple[Any, Any]:
+        """EnvPool's dict actions: ``{"action": a, "env_id": ids, "players.env_id": ...}``."""
+        if not isinstance(action, dict):
+            return action, env_id
+        action = dict(action)
+        ids = action.pop("env_id", None)
+        action.pop("players.env_id", None)
+        players = action.pop("players", None)
+        if isinstance(players, dict):
+            players.pop("env_id", None)
+        if env_id is None:
+            env_id = ids
+        names = [s[0] for s in self.spec.action_spec]
+        if names == ["action"] and set(action) == {"action"}:
+            return action["action"], env_id
+        return action, env_id
+
+    def _raw_reset(self, env_id: Any, seed: Any) -> tuple:
+        self._ensure_open()
+        if seed is None:
+            seed, self._next_seed = self._next_seed, None
+        if _is_empty(env_id):
+            return self._empty_result()
+        return self._post(self._pool.reset(env_id, seed))
+
+    def _raw_step(self, action: Any, env_id: Any) -> tuple:
+        action, env_id = self._split_action(action, env_id)
+        if _is_empty(env_id):
+            return self._empty_result()
+        return self._post(self._pool.step(action, env_id))
+
+    def _raw_recv(self) -> tuple:
+        return self._post(self._pool.recv())
+
+    def _post(self, result: tuple) -> tuple:
+        if self._stack is not None:
+            result = self._stack.apply(result)
+        return result
+
+    def _empty_result(self) -> tuple:
+        """A batch of no envs, shaped from the spec (what EnvPool returns for env_id=[])."""
+
+        def empty(spec: tuple) -> np.ndarray:
+            return np.zeros((0, *spec[2]), dtype=spec[1])
+
+        specs = self.spec.state_spec
+        obs_specs = [s for s in specs if s[0] == "obs" or s[0].startswith("obs:")]
+        if len(obs_specs) == 1 and obs_specs[0][0] == "obs":
+            obs: Any = empty(obs_specs[0])
+        else:
+            obs = {s[0][4:]: empty(s) for s in obs_specs}
+        info = {s[0][5:]: empty(s) for s in specs if s[0].startswith("info:")}
+        common = {s[0]: empty(s) for s in specs if ":" not in s[0]}
+        final = None
+        if self.config.get("autoreset_mode") == "same_step":
+            final = (obs, {k: v for k, v in info.items() if k not in ("env_id", "elapsed_step")})
+        return obs, common["reward"], common["terminated"], common["truncated"], common["discount"], info, final
+
     def send(self, action: Any, env_id: Any = None) -> None:
         """Queue one step for each env in ``env_id`` (default: the last batch)."""
+        action, env_id = self._split_action(action, env_id)
+        if _is_empty(env_id):
+            return
         self._pool.send(action, env_id)
 
     def async_reset(self) -> None:
         """Queue a reset of every env without waiting for the results."""
-        self._pool.send_reset(None, None)
+        self._ensure_open()
+        seed, self._next_seed = self._next_seed, None
+        self._pool.send_reset(None, seed)
+
+    def seed(self, seed: int | list[int] | None = None) -> None:
+        """Reseed at the next reset() that is given no seed: env i gets ``seed + i``
+        (EnvPool 1.2 ignores this call with a warning)."""
+        self._next_seed = seed
 
     def close(self) -> None:
-        """Stop the worker threads; later calls raise. Idempotent."""
+        """Stop the worker threads; later calls raise until reset() rebuilds the pool. Idempotent."""
         self._pool.close()
 
     @property
     def closed(self) -> bool:
-        """Whether close() has been called."""
+        """Whether the pool is closed (close() called and no reset() since)."""
         return self._pool.closed
 
     @closed.setter
@@ -59,6 +272,11 @@ class PoolBase:
         # engine pool is the single source of truth.
         if value:
             self._pool.close()
+
+    @property
+    def all_env_ids(self) -> np.ndarray:
+        """All env ids, int32 (EnvPool's attribute)."""
+        return np.arange(self._num_envs, dtype=np.int32)
 
     def __del__(self) -> None:
         pool = getattr(self, "_pool", None)
@@ -70,6 +288,23 @@ class PoolBase:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.spec.task_id!r}, num_envs={self._num_envs}, batch_size={self._batch_size})"
+
+
+def _is_empty(env_id: Any) -> bool:
+    """Whether env_id names no env at all (``[]``, an empty array)."""
+    if env_id is None or isinstance(env_id, (int, np.integer)):
+        return False
+    try:
+        return len(env_id) == 0
+    except TypeError:
+        return False
+
+
+def add_players(info: dict[str, Any]) -> dict[str, Any]:
+    """EnvPool's ``info["players"]["env_id"]`` (one player per env here)."""
+    if "env_id" in info:
+        info["players"] = {"env_id": info["env_id"]}
+    return info
 
 
 def env_ids_from_mask(mask: Any, num_envs: int) -> np.ndarray:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import collections
 from dataclasses import dataclass
 from typing import Any
 
+import dm_env
 import numpy as np
 from gymnasium import spaces
 
@@ -19,7 +21,7 @@ def bounds(values: list[float], shape: tuple[int, ...], dtype: np.dtype) -> np.n
         info = np.iinfo(dtype) if dtype.kind in "iu" else None
         if info is not None:
             arr = np.clip(np.nan_to_num(arr, posinf=info.max, neginf=info.min), info.min, info.max)
-    out = np.broadcast_to(arr, shape) if arr.size == 1 else arr.reshape(shape)
+    out = np.broadcast_to(arr.reshape(()), shape) if arr.size == 1 else arr.reshape(shape)
     return out.astype(dtype)
 
 
@@ -48,15 +50,121 @@ def group_space(specs: list[ArraySpecTuple], prefix: str) -> spaces.Space:
     return spaces.Dict({s[0][len(prefix) + 1 :]: to_space(s) for s in mine})
 
 
+class Config(dict):
+    """A pool's config: a dict that also allows attribute access (``config.num_envs``),
+    as EnvPool's namedtuple config does."""
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def _asdict(self) -> dict[str, Any]:
+        """The config as a plain dict (namedtuple's spelling, as in EnvPool)."""
+        return dict(self)
+
+
+class ArraySpec:
+    """EnvPool's ``ArraySpec``: dtype, shape (``-1`` for a per-player dim), minimum, maximum."""
+
+    def __init__(self, dtype: Any, shape: list[int], minimum: Any, maximum: Any, is_discrete: bool = False) -> None:
+        self.dtype = np.dtype(dtype)
+        self.shape = list(shape)
+        self.minimum = minimum
+        self.maximum = maximum
+        self.is_discrete = is_discrete
+
+    def __repr__(self) -> str:
+        return f"ArraySpec(shape={self.shape}, dtype={self.dtype}, minimum={self.minimum}, maximum={self.maximum})"
+
+
+def _array_spec(spec: ArraySpecTuple) -> ArraySpec:
+    _, dtype_name, shape, low, high = spec
+    dtype = np.dtype(dtype_name)
+    lo, hi = bounds(low, shape, dtype), bounds(high, shape, dtype)
+    if lo.size and np.all(lo == lo.flat[0]) and np.all(hi == hi.flat[0]):
+        lo, hi = lo.flat[0].item(), hi.flat[0].item()  # uniform bounds: scalars, as EnvPool
+    if dtype == np.bool_:
+        lo, hi = False, True
+    return ArraySpec(dtype, list(shape), lo, hi, is_discrete(spec))
+
+
+def dm_spec(spec: ArraySpecTuple, name: str) -> dm_env.specs.Array:
+    """The dm_env spec of one array spec, as EnvPool gives it: a DiscreteArray
+    for a 0-based discrete action, else a BoundedArray (infinite or dtype-range bounds
+    where the array is unbounded)."""
+    _, dtype_name, shape, low, high = spec
+    dtype = np.dtype(dtype_name)
+    if is_discrete(spec) and low[0] == 0:
+        return dm_env.specs.DiscreteArray(int(high[0] + 1), dtype=dtype, name=name)
+    if dtype == np.bool_:
+        return dm_env.specs.BoundedArray(shape, dtype, False, True, name=name)
+    return dm_env.specs.BoundedArray(shape, dtype, bounds(low, shape, dtype), bounds(high, shape, dtype), name=name)
+
+
+_INT32 = ("int32", (), [-(2.0**31)], [2.0**31 - 1])
+
+
 @dataclass(frozen=True)
 class EnvSpec:
     """What :func:`envpool.make_spec` returns: a task's config and spaces."""
 
     task_id: str
     family: str
-    config: dict[str, Any]
+    config: Config
     state_spec: list[ArraySpecTuple]
-    action_spec: list[ArraySpecTuple]
+    # The engine's action specs (a list); EnvPool's dm-format action spec is
+    # action_spec() when called (see _ActionSpecs).
+    action_spec: Any
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.config, Config):
+            object.__setattr__(self, "config", Config(self.config))
+        if not isinstance(self.action_spec, _ActionSpecs):
+            object.__setattr__(self, "action_spec", _ActionSpecs(self.action_spec, self))
+
+    @property
+    def id(self) -> str:
+        """The task id (gymnasium's EnvSpec spelling)."""
+        return self.task_id
+
+    @property
+    def state_array_spec(self) -> dict[str, ArraySpec]:
+        """EnvPool's state specs keyed like EnvPool's (``info:env_id``,
+        ``info:players.env_id``, ``elapsed_step``, ``done``, ``reward``, ``discount``,
+        ``step_type``, ``trunc``, ``obs``/``obs:<key>``, ``info:<key>``)."""
+        common = {
+            "info:env_id": _array_spec(("", *_INT32)),
+            "info:players.env_id": _array_spec(("", "int32", (), *_INT32[2:])),
+            "elapsed_step": _array_spec(("", *_INT32)),
+            "done": ArraySpec(np.bool_, [], False, True),
+            "reward": ArraySpec(np.float32, [-1], np.finfo(np.float32).min, np.finfo(np.float32).max),
+            "discount": ArraySpec(np.float32, [-1], 0.0, 1.0),
+            "step_type": ArraySpec(np.int32, [], 0, 2),
+            "trunc": ArraySpec(np.bool_, [], False, True),
+        }
+        common["info:players.env_id"].shape = [-1]
+        rest = {
+            s[0]: _array_spec(s)
+            for s in self.state_spec
+            if s[0] == "obs" or s[0].startswith("obs:") or (s[0].startswith("info:") and s[0] not in _ENGINE_INFO)
+        }
+        return {**common, **rest}
+
+    @property
+    def action_array_spec(self) -> dict[str, ArraySpec]:
+        """EnvPool's action specs: ``env_id``, ``players.env_id`` and the action key(s)."""
+        out = {"env_id": _array_spec(("", *_INT32)), "players.env_id": _array_spec(("", *_INT32))}
+        out["players.env_id"].shape = [-1]
+        for s in list(self.action_spec):
+            out[s[0] if s[0] == "action" else s[0][7:]] = _array_spec(s)
+        return out
+
+    def observation_spec(self) -> Any:
+        """dm_env specs of the observation and info keys: a namedtuple ``State`` with
+        ``env_id``, ``players`` (a namedtuple holding ``env_id``), the obs key(s) and the info keys."""
+        return observation_spec(self)
 
     @property
     def observation_space(self) -> spaces.Space:
@@ -80,3 +188,48 @@ class EnvSpec:
     @property
     def reward_threshold(self) -> float | None:
         return self.config.get("reward_threshold")
+
+
+# Engine info keys that EnvPool keeps outside ``info`` (elapsed_step) or
+# lists under its own name (env_id).
+_ENGINE_INFO = ("info:env_id", "info:elapsed_step")
+
+
+def obs_fields(spec: EnvSpec) -> list[tuple[str, ArraySpecTuple]]:
+    """(field name, spec) of every dm observation field but players, in order: env_id,
+    the obs key(s), elapsed_step (ours; EnvPool keeps it out of the observation), the
+    task's info keys."""
+    out: list[tuple[str, ArraySpecTuple]] = [("env_id", ("info:env_id", *_INT32))]
+    for s in spec.state_spec:
+        if s[0] == "obs" or s[0].startswith("obs:"):
+            out.append(("obs" if s[0] == "obs" else s[0][4:], s))
+    out.append(("elapsed_step", ("info:elapsed_step", *_INT32)))
+    for s in spec.state_spec:
+        if s[0].startswith("info:") and s[0] not in _ENGINE_INFO:
+            out.append((s[0][5:], s))
+    return out
+
+
+_Players = collections.namedtuple("players", ["env_id"])
+
+
+def observation_spec(spec: EnvSpec) -> Any:
+    fields = obs_fields(spec)
+    names = [fields[0][0], "players", *(f for f, _ in fields[1:])]
+    state = collections.namedtuple("State", names)  # type: ignore[misc]
+    specs = [dm_spec(s, f) for f, s in fields]
+    return state(specs[0], _Players(dm_spec(fields[0][1], "env_id")), *specs[1:])
+
+
+class _ActionSpecs(list):
+    """The engine's action specs (a list of tuples) that, called, gives EnvPool's
+    ``action_spec()``: the dm_env spec of the action (a dict for several keys)."""
+
+    def __init__(self, items: Any, owner: EnvSpec | None = None) -> None:
+        super().__init__(items)
+        self._owner = owner
+
+    def __call__(self) -> Any:
+        if len(self) == 1 and self[0][0] == "action":
+            return dm_spec(self[0], "action")
+        return {s[0][7:]: dm_spec(s, s[0][7:]) for s in self}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import collections
 from typing import Any
 
 import dm_env
@@ -10,76 +9,63 @@ import numpy as np
 from dm_env import specs as dm_specs
 
 from envpool._pool import PoolBase
-from envpool._spec import ArraySpecTuple, bounds, is_discrete
-
-
-def _dm_spec(spec: ArraySpecTuple, name: str) -> dm_specs.Array:
-    _, dtype_name, shape, low, high = spec
-    dtype = np.dtype(dtype_name)
-    if is_discrete(spec):
-        return dm_specs.DiscreteArray(int(high[0] - low[0] + 1), dtype=dtype, name=name)
-    if np.all(np.isfinite(low)) and np.all(np.isfinite(high)):
-        return dm_specs.BoundedArray(shape, dtype, bounds(low, shape, dtype), bounds(high, shape, dtype), name=name)
-    return dm_specs.Array(shape, dtype, name=name)
-
+from envpool._spec import _Players, obs_fields, observation_spec
+from envpool.python.dm_envpool import DMEnvPoolMixin
 
 _LAST = int(dm_env.StepType.LAST)
 
 
-class DmEnvPool(PoolBase, dm_env.Environment):
+class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
     """A batch of envs behind dm_env's API; every TimeStep field is batched.
 
-    The observation is a namedtuple of the observation keys and the info
-    keys (env_id, elapsed_step, the env's own). step_type is FIRST after a
-    reset, LAST when an episode ends; discount is 0 on termination and 1 on
-    truncation.
+    The observation is a namedtuple ``State`` laid out as EnvPool's: ``env_id``,
+    ``players`` (a namedtuple with ``env_id``), the observation key(s), then
+    ``elapsed_step`` and the task's info keys. step_type is FIRST after a reset,
+    LAST when an episode ends; discount is 0 on termination and 1 on truncation.
+    Actions may be arrays or EnvPool's dicts (``{"action": a, "env_id": ids}``).
     """
 
     def __init__(self, task_id: str, **config: Any) -> None:
         PoolBase.__init__(self, task_id, **config)
-        obs = [s for s in self.spec.state_spec if s[0] == "obs" or s[0].startswith("obs:")]
-        info = [s for s in self.spec.state_spec if s[0].startswith("info:")]
-        self._fields = [("obs" if s[0] == "obs" else s[0][4:]) for s in obs] + self.spec.info_keys
-        self._specs = obs + info
-        self._obs_keys = [s[0] for s in obs]
-        self.State = collections.namedtuple("State", self._fields)  # type: ignore[misc]
+        self._obs_spec = observation_spec(self.spec)
+        self.State = type(self._obs_spec)
+        fields = obs_fields(self.spec)
+        # Where each State field (but players) comes from: ("obs", key) or ("info", key).
+        self._sources = [("obs", s[0][4:]) if s[0].startswith("obs") else ("info", s[0][5:]) for _, s in fields]
         self.num_envs = self._num_envs
 
     def observation_spec(self) -> Any:
-        """Single-env specs of every observation field."""
-        return self.State(*(_dm_spec(s, f) for s, f in zip(self._specs, self._fields)))
+        """Single-env specs of every observation field (EnvPool's ``State`` namedtuple)."""
+        return self._obs_spec
 
     def action_spec(self) -> Any:
         """Single-env action spec (a dict for multi-key actions)."""
-        specs = self.spec.action_spec
-        if len(specs) == 1 and specs[0][0] == "action":
-            return _dm_spec(specs[0], "action")
-        return {s[0][7:]: _dm_spec(s, s[0][7:]) for s in specs}
+        return self.spec.action_spec()
+
+    def reward_spec(self) -> dm_specs.Array:
+        """Rewards are float32 scalars per env."""
+        return dm_specs.Array((), np.float32, name="reward")
 
     def discount_spec(self) -> dm_specs.BoundedArray:
         """Discounts are float32 in [0, 1]."""
         return dm_specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
 
     def reset(self, env_id: Any = None, seed: int | list[int] | None = None) -> dm_env.TimeStep:
-        """Reset envs (all by default); reseeds when given a seed."""
-        return self._package(self._pool.reset(env_id, seed))
+        """Reset envs (all by default); reseeds when given a seed (or after seed())."""
+        return self._package(self._raw_reset(env_id, seed))
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
         """Step the given envs (default: all in sync mode, the last batch in async)."""
-        return self._package(self._pool.step(action, env_id))
+        return self._package(self._raw_step(action, env_id))
 
     def recv(self) -> dm_env.TimeStep:
         """Wait for the next batch of results."""
-        return self._package(self._pool.recv())
+        return self._package(self._raw_recv())
 
     def _package(self, result: tuple) -> dm_env.TimeStep:
         obs, reward, terminated, truncated, discount, info, _ = result
         # FIRST = 0 at a reset, LAST = 2 at the end of an episode, else MID = 1.
         step_type = (info["elapsed_step"] != 0).view(np.int8).astype(np.int32)
         step_type[terminated | truncated] = _LAST
-        if isinstance(obs, dict):
-            values = [obs[k[4:]] for k in self._obs_keys]
-        else:
-            values = [obs]
-        values += [info[f] for f in self._fields[len(self._obs_keys) :]]
-        return dm_env.TimeStep(step_type, reward, discount, self.State(*values))
+        values = [(obs[key] if isinstance(obs, dict) else obs) if kind == "obs" else info[key] for kind, key in self._sources]
+        return dm_env.TimeStep(step_type, reward, discount, self.State(values[0], _Players(values[0]), *values[1:]))

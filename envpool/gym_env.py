@@ -9,11 +9,15 @@ and reset returns only the observation; otherwise the 5-tuple API.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+import gymnasium
 from gymnasium import spaces as gymnasium_spaces
 
-from envpool._pool import PoolBase
+from envpool._pool import PoolBase, add_players, env_ids_from_mask
+from envpool._spec import EnvSpec
+from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
 
 
 def _gym_module() -> Any:
@@ -52,43 +56,77 @@ def _convert_space(space: gymnasium_spaces.Space, gym: Any) -> Any:
     return space
 
 
-class GymEnvPool(PoolBase):
-    """A batch of envs behind EnvPool's gym-style API."""
+class GymEnvSpec(EnvSpec):
+    """A gym pool's spec: ``observation_space`` / ``action_space`` are the pool's own
+    (``gym.spaces`` when gym is installed), as EnvPool's ``env.spec`` gives them."""
+
+    @functools.cached_property
+    def observation_space(self) -> Any:  # type: ignore[override]
+        return _convert_space(EnvSpec.observation_space.fget(self), _gym_module())  # type: ignore[attr-defined]
+
+    @functools.cached_property
+    def action_space(self) -> Any:  # type: ignore[override]
+        return _convert_space(EnvSpec.action_space.fget(self), _gym_module())  # type: ignore[attr-defined]
+
+
+class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, gymnasium.Env):
+    """A batch of envs behind EnvPool's gym-style API.
+
+    Like EnvPool 1.2's, the pool is a ``gymnasium.Env`` (so ``gymnasium.Wrapper`` can
+    wrap it). ``reset()`` returns ``(obs, info)`` (``gym_reset_return_info=True``,
+    EnvPool's default) or only obs (``gym_reset_return_info=False``, and the default
+    with gym < 0.26 installed).
+    """
 
     def __init__(self, task_id: str, **config: Any) -> None:
+        explicit_info = "gym_reset_return_info" in config
         super().__init__(task_id, **config)
         gym = _gym_module()
         self._legacy = _legacy_api(gym)
+        if self._legacy and not explicit_info:
+            self.config["gym_reset_return_info"] = False
+        self._return_info = bool(self.config["gym_reset_return_info"])
+        self.spec = GymEnvSpec(self.spec.task_id, self.spec.family, self.config, self.spec.state_spec, self.spec.action_spec)
         self.num_envs = self._num_envs
-        self.observation_space = _convert_space(self.spec.observation_space, gym)
-        self.action_space = _convert_space(self.spec.action_space, gym)
-        self._next_seed: int | list[int] | None = None
+        self.observation_space = self.spec.observation_space
+        self.action_space = self.spec.action_space
 
-    def reset(self, env_id: Any = None, seed: int | list[int] | None = None) -> Any:
-        """Reset envs (all by default); reseeds when given a seed (or after seed())."""
-        if seed is None:
-            seed, self._next_seed = self._next_seed, None
-        obs, _, _, _, _, info, _ = self._pool.reset(env_id, seed)
-        return obs if self._legacy else (obs, info)
+    def reset(
+        self,
+        env_id: Any = None,
+        seed: int | list[int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> Any:
+        """Reset envs (all by default, or those in ``env_id`` or ``options["reset_mask"]``),
+        returning their rows; reseeds when given a seed (or after seed()). ``env_id=[]``
+        returns an empty batch."""
+        if options and "reset_mask" in options:
+            if env_id is not None:
+                raise ValueError("pass either env_id or options['reset_mask'], not both")
+            env_id = env_ids_from_mask(options["reset_mask"], self._num_envs)
+        obs, _, _, _, _, info, _ = self._raw_reset(env_id, seed)
+        return (obs, add_players(info)) if self._return_info else obs
 
     def step(self, action: Any, env_id: Any = None) -> tuple:
-        """Step the given envs (default: all in sync mode, the last batch in async)."""
-        return self._package(self._pool.step(action, env_id))
+        """Step the given envs (default: all in sync mode, the last batch in async);
+        ``env_id=[]`` returns an empty batch."""
+        return self._package(self._raw_step(action, env_id))
 
     def recv(self) -> tuple:
         """Wait for the next batch of results."""
-        return self._package(self._pool.recv())
+        return self._package(self._raw_recv())
+
+    def close(self) -> None:
+        """Stop the worker threads (reset() rebuilds the pool)."""
+        PoolBase.close(self)
 
     def _package(self, result: tuple) -> tuple:
         obs, reward, terminated, truncated, _, info, _ = result
+        add_players(info)
         if self._legacy:
             info["TimeLimit.truncated"] = truncated & ~terminated
             return obs, reward, terminated | truncated, info
         return obs, reward, terminated, truncated, info
 
-    def seed(self, seed: int | list[int] | None = None) -> None:
-        """Reseed every env at the next reset() (gym's old seeding call)."""
-        self._next_seed = seed
 
-
-__all__ = ["GymEnvPool"]
+__all__ = ["GymEnvPool", "GymEnvSpec"]

@@ -8,59 +8,102 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envpool._pool import PoolBase, env_ids_from_mask
+from envpool._pool import PoolBase, add_players, env_ids_from_mask
+from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
 
 _MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 
 
-class GymnasiumEnvPool(PoolBase, VectorEnv):
+class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv):
     """A batch of envs stepped in C++, behind gymnasium's VectorEnv API.
 
     In sync mode (batch_size == num_envs) every call returns all envs in env
     order. In async mode ``recv()`` returns the first batch_size envs to
     finish, and ``info["env_id"]`` says which.
+
+    As in EnvPool 1.2, ``observation_space`` / ``action_space`` are the
+    single-env spaces (the same objects as ``single_*``); ``batched_spaces=True``
+    gives gymnasium's batched ones instead.
     """
 
     def __init__(self, task_id: str, **config: Any) -> None:
         PoolBase.__init__(self, task_id, **config)
+        if not self.config["gym_reset_return_info"]:
+            raise ValueError("gym_reset_return_info=False: a gymnasium pool's reset() always returns (obs, info)")
         self.num_envs = self._num_envs
         self.single_observation_space = self.spec.observation_space
         self.single_action_space = self.spec.action_space
-        self.observation_space = batch_space(self.single_observation_space, self._batch_size)
-        self.action_space = batch_space(self.single_action_space, self._batch_size)
+        if self.config["batched_spaces"]:
+            self.observation_space = batch_space(self.single_observation_space, self._batch_size)
+            self.action_space = batch_space(self.single_action_space, self._batch_size)
+        else:
+            self.observation_space = self.single_observation_space
+            self.action_space = self.single_action_space
         self.metadata = {"autoreset_mode": _MODES[self.config["autoreset_mode"]]}
         self._last_obs: Any = None
 
-    def reset(
-        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Any, dict[str, Any]]:
-        """Reset every env (or those in ``options["reset_mask"]``), reseeding when given a seed.
+    @property
+    def is_vector_env(self) -> bool:
+        """Always True (EnvPool's flag for older vector-aware wrappers)."""
+        return True
 
-        An int seed gives env i the seed ``seed + i``; a list gives one seed per env.
+    def reset(
+        self,
+        env_id: Any = None,
+        *,
+        seed: int | list[int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset every env, or those in ``env_id`` (returning only their rows, in that
+        order, as EnvPool), or those in ``options["reset_mask"]`` (returning the full
+        batch, gymnasium's way); reseeds when given a seed.
+
+        An int seed gives env i the seed ``seed + i``; a list gives one seed per env reset.
         """
         options = options or {}
         if "reset_mask" in options:
+            if env_id is not None:
+                raise ValueError("pass either env_id or options['reset_mask'], not both")
             ids = env_ids_from_mask(options["reset_mask"], self._num_envs)
-            obs, _, _, _, _, info, _ = self._pool.reset(ids, seed)
+            obs, _, _, _, _, info, _ = self._raw_reset(ids, seed)
             return self._merge_masked(ids, obs, info)
-        obs, _, _, _, _, info, _ = self._pool.reset(None, seed)
-        self._last_obs = obs
-        return obs, info
+        obs, _, _, _, _, info, _ = self._raw_reset(env_id, seed)
+        self._remember(obs, env_id)
+        return obs, add_players(info)
 
-    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Step every env (or, in async mode, the envs of the last batch)."""
-        return self._package(self._pool.step(actions, None))
+    def step(
+        self, actions: Any, env_id: Any = None
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every env (or, in async mode, the envs of the last batch), or the envs in
+        ``env_id``, returning only their rows in that order."""
+        return self._package(self._raw_step(actions, env_id), env_id)
 
     def recv(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next batch of results."""
-        return self._package(self._pool.recv())
+        return self._package(self._raw_recv(), None)
 
-    def _package(self, result: tuple) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def _remember(self, obs: Any, env_id: Any) -> None:
+        """Keep the latest full-batch obs, for reset_mask resets."""
+        if env_id is None and not self.is_async:
+            self._last_obs = obs
+        elif self._last_obs is not None and env_id is not None:
+            ids = np.asarray(env_id, dtype=np.int64).reshape(-1)
+            if isinstance(obs, dict):
+                self._last_obs = {k: np.array(v) for k, v in self._last_obs.items()}
+                for k, v in obs.items():
+                    self._last_obs[k][ids] = v
+            else:
+                self._last_obs = np.array(self._last_obs)
+                self._last_obs[ids] = obs
+
+    def _package(
+        self, result: tuple, env_id: Any
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, reward, terminated, truncated, _, info, final = result
         if final is not None:
             _add_final(info, final, terminated | truncated)
-        self._last_obs = obs
-        return obs, reward, terminated, truncated, info
+        self._remember(obs, env_id)
+        return obs, reward, terminated, truncated, add_players(info)
 
     def _merge_masked(self, ids: np.ndarray, obs: Any, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         """Full-batch obs after a masked reset: fresh rows for ids, last rows elsewhere."""
@@ -82,7 +125,7 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
             full_info[k] = arr
             full_info[f"_{k}"] = mask
         self._last_obs = merged
-        return merged, full_info
+        return merged, add_players(full_info)
 
     def close_extras(self, **kwargs: Any) -> None:
         PoolBase.close(self)

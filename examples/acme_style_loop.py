@@ -55,8 +55,15 @@ class RandomActor:
         """A learner step would go here (after every batch, as in acme)."""
 
 
+def _select(x: Any, mask: np.ndarray) -> Any:
+    """The masked rows of every array in a (nested) namedtuple, e.g. State.players.env_id."""
+    if isinstance(x, tuple):
+        return type(x)(*(_select(f, mask) for f in x))
+    return np.asarray(x)[mask]
+
+
 def _rows(ts: dm_env.TimeStep, mask: np.ndarray) -> dm_env.TimeStep:
-    obs = type(ts.observation)(*(np.asarray(f)[mask] for f in ts.observation))
+    obs = _select(ts.observation, mask)
     return dm_env.TimeStep(ts.step_type[mask], ts.reward[mask], ts.discount[mask], obs)
 
 

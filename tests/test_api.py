@@ -47,7 +47,10 @@ def test_make_spec() -> None:
 
 
 def test_gymnasium_is_a_vector_env() -> None:
-    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=1)
+    default = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=1)
+    assert isinstance(default, VectorEnv)
+    assert default.observation_space.shape == (4,)  # EnvPool 1.2's single-env spaces by default
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=1, batched_spaces=True)
     assert isinstance(env, VectorEnv)
     assert env.num_envs == 4
     assert env.single_observation_space.shape == (4,)
@@ -61,7 +64,7 @@ def test_gymnasium_is_a_vector_env() -> None:
     np.testing.assert_array_equal(info["env_id"], np.arange(4))
     np.testing.assert_array_equal(info["elapsed_step"], 0)
     obs, rew, term, trunc, info = env.step(env.action_space.sample())
-    assert rew.dtype == np.float64 and term.dtype == np.bool_ and trunc.dtype == np.bool_
+    assert rew.dtype == np.float32 and term.dtype == np.bool_ and trunc.dtype == np.bool_
     np.testing.assert_array_equal(rew, 1.0)
     np.testing.assert_array_equal(info["elapsed_step"], 1)
     env.close()
@@ -155,7 +158,9 @@ def test_dict_and_continuous_actions() -> None:
 
 
 def test_async_returns_batches_with_env_ids() -> None:
-    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=8, batch_size=3, num_threads=2, seed=0)
+    env = envpool.make(
+        "CartPole-v1", env_type="gymnasium", num_envs=8, batch_size=3, num_threads=2, seed=0, batched_spaces=True
+    )
     assert env.observation_space.shape == (3, 4)
     env.async_reset()
     seen = []

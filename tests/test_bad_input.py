@@ -58,7 +58,7 @@ def test_unknown_task_names_close_matches() -> None:
         (np.array(["a"] * 4), TypeError, "dtype"),
         (np.array([0, 1, 2, 0]), ValueError, "out of range"),
         (np.array([0, -1, 0, 0]), ValueError, "out of range"),
-        ({"action": np.zeros(4, np.int32)}, TypeError, "dict"),
+        ({"act": np.zeros(4, np.int32)}, TypeError, "dict"),  # EnvPool's {"action": a} is accepted
         (None, TypeError, "dtype"),
     ],
 )
@@ -124,9 +124,13 @@ def test_use_after_close_and_idempotent_close() -> None:
     env.close()
     env.close()
     assert env.closed
-    for call in (lambda: env.step(np.zeros(2, np.int32)), env.reset, env.recv, env.async_reset):
+    for call in (lambda: env.step(np.zeros(2, np.int32)), env.recv):
         with pytest.raises(RuntimeError, match="closed"):
             call()
+    # reset() (and async_reset()) rebuild a closed pool, as EnvPool's reset() after close() works
+    env.async_reset()
+    assert not env.closed
+    env.recv()
 
 
 def test_bad_seeds() -> None:
@@ -152,6 +156,8 @@ def test_destroy_with_work_in_flight_does_not_hang_or_leak_threads() -> None:
         """
         import os, gc, numpy as np, envpool
         def threads(): return len(os.listdir("/proc/self/task"))
+        from envpool.gym_env import _gym_module
+        _gym_module()  # importing gym (when installed, as the test extra does) starts threads of its own
         base = threads()
         for mode in (dict(num_envs=64), dict(num_envs=64, batch_size=8)):
             for _ in range(20):

@@ -51,7 +51,9 @@ class EpisodeCounter:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_pool_is_a_vector_env(mode):
-    envs = make(mode=mode)
+    # gymnasium's strict batched spaces are the batched_spaces=True option (EnvPool's
+    # single-env spaces are the default: tests/test_dropin.py)
+    envs = make(mode=mode, batched_spaces=True)
     assert isinstance(envs, VectorEnv)
     assert envs.metadata["autoreset_mode"] == {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}[mode]
     assert envs.observation_space == batch_space(envs.single_observation_space, N)
@@ -61,7 +63,7 @@ def test_pool_is_a_vector_env(mode):
 
 @pytest.mark.parametrize("task_id", ["CartPole-v1", "Pendulum-v1"])
 def test_vector_utils_round_trip(task_id):
-    envs = make(task_id)
+    envs = make(task_id, batched_spaces=True)
     obs, _ = envs.reset(seed=0)
     assert obs in envs.observation_space
     rows = list(iterate(envs.observation_space, obs))

@@ -20,10 +20,16 @@
 //                 reset continues the same game (no ALE reset) unless the game
 //                 is over; zero_discount_on_life_loss sets discount 0 on a
 //                 life loss. info:terminated always reports the real game over.
+//                 As in EnvPool, a "life loss" ends an episode only while
+//                 lives remain (0 < lives < previous lives): the step where
+//                 lives reach 0 does not end it unless the game is over
+//                 (Atlantis, WizardOfWor play on at 0 lives).
 //                 max_episode_steps then bounds the whole game (steps since
 //                 the last full reset), not each life: the env truncates.
 //   reward_clip   reward = sign(reward); info:reward keeps the raw sum.
 //   repeat_action_probability   ALE sticky actions (seeded by Seed()).
+//   info_ram      add info:ram, the 128-byte console RAM after the step
+//                 (EnvPool's info["ram"]; on by default as in EnvPool).
 #ifndef ENVPOOL_ATARI_ATARI_ENV_H_
 #define ENVPOOL_ATARI_ATARI_ENV_H_
 
@@ -75,6 +81,7 @@ inline Config DefaultConfig() {
       {"max_episode_steps", int64_t{27000}},
       {"mode", int64_t{-1}},
       {"difficulty", int64_t{-1}},
+      {"info_ram", true},
   };
 }
 
@@ -97,7 +104,7 @@ struct Options {
   int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty;
   int max_episode_steps = 0;  // 0: no limit (the engine's key)
   bool episodic_life, zero_discount_on_life_loss, reward_clip, use_fire_reset,
-      gray_scale, full_action_space, use_inter_area_resize;
+      gray_scale, full_action_space, use_inter_area_resize, info_ram;
   double repeat_action_probability;
 
   int channels() const { return gray_scale ? 1 : 3; }
@@ -130,6 +137,7 @@ inline Options ParseOptions(const Config& c) {
   o.gray_scale = c.Get<bool>("gray_scale");
   o.full_action_space = c.Get<bool>("full_action_space");
   o.use_inter_area_resize = c.Get<bool>("use_inter_area_resize");
+  o.info_ram = c.Get<bool>("info_ram");
   o.repeat_action_probability = c.Get<double>("repeat_action_probability");
   if (!(o.repeat_action_probability >= 0.0 &&
         o.repeat_action_probability <= 1.0)) {
@@ -240,7 +248,7 @@ inline const ale::ActionVect& ActionSet(const Options& o) {
 }
 
 // State keys, in this order.
-enum StateKey : int { kObs = 0, kLives, kReward, kTerminated };
+enum StateKey : int { kObs = 0, kLives, kReward, kTerminated, kRam };
 
 inline EnvSpec MakeSpec(const Config& c) {
   Options o = CheckedOptions(c);
@@ -253,6 +261,7 @@ inline EnvSpec MakeSpec(const Config& c) {
       Spec<double>("info:reward", {}),
       Spec<bool>("info:terminated", {}),
   };
+  if (o.info_ram) spec.state.push_back(Spec<uint8_t>("info:ram", {128}, {0.0}, {255.0}));
   spec.action = {Spec<int32_t>("action", {}, {0.0}, {static_cast<double>(n - 1)})};
   return spec;
 }
@@ -369,10 +378,12 @@ class AtariEnv : public Env {
     PushFrame(false);
     const int lives = ale_->lives();
     const bool life_lost = lives < lives_;
+    // EnvPool's rule: a life loss ends the episode only while lives remain.
+    const bool life_episode_over = opt_.episodic_life && life_lost && lives > 0;
     lives_ = lives;
     StepResult r;
-    r.terminated = game_over || (opt_.episodic_life && life_lost);
-    continue_game_ = opt_.episodic_life && life_lost && !game_over;
+    r.terminated = game_over || life_episode_over;
+    continue_game_ = life_episode_over && !game_over;
     // With episodic life the engine's step count restarts at every life;
     // max_episode_steps still bounds the whole game (as in EnvPool): count
     // the game's steps here and truncate, then fully reset.
@@ -486,6 +497,10 @@ class AtariEnv : public Env {
     out.Out<int32_t>(kLives)[0] = lives_;
     out.Out<double>(kReward)[0] = raw_reward;
     out.Out<bool>(kTerminated)[0] = game_over;
+    if (opt_.info_ram) {
+      const ale::ALERAM& ram = ale_->getRAM();
+      std::memcpy(out.Out<uint8_t>(kRam), ram.array(), std::min<std::size_t>(ram.size(), 128));
+    }
   }
 
   Options opt_;

@@ -44,8 +44,35 @@ _TASKS = (
     ("Walker2d", 1000, None),
 )
 
+# EnvPool's older ids (v3, or v2 where gym had no v3). gymnasium documents
+# v2/v3 -> v4 as a port from mujoco-py to the mujoco bindings with the same
+# model, rewards and observations, so these run the v4 family. Ant-v3 and
+# Humanoid-v3 include the contact forces in the observation and the contact
+# cost in the reward (gym's v3; EnvPool sets use_contact_force for them):
+# Ant-v4's use_contact_forces=True; Humanoid-v4 always has them.
+_LEGACY = {
+    "Ant": ("v3", {"use_contact_forces": True}),
+    "HalfCheetah": ("v3", {}),
+    "Hopper": ("v3", {}),
+    "Humanoid": ("v3", {}),
+    "HumanoidStandup": ("v2", {}),
+    "InvertedDoublePendulum": ("v2", {}),
+    "InvertedPendulum": ("v2", {}),
+    "Pusher": ("v2", {}),
+    "Reacher": ("v2", {}),
+    "Swimmer": ("v3", {}),
+    "Walker2d": ("v3", {}),
+}
+
+# frame_stack (EnvPool's option, default 1): observations of shape
+# (frame_stack, *obs_shape), oldest first, a reset filling every slot; done
+# in Python by envpool._pool for every task registered with an assets_dir.
 for _task, _steps, _threshold in _TASKS:
+    _extra = {} if _threshold is None else {"reward_threshold": _threshold}
+    _old, _old_config = _LEGACY[_task]
+    register(
+        f"{_task}-{_old}", f"{_task}-v4", max_episode_steps=_steps, assets_dir=_ASSETS, **_extra, **_old_config
+    )
     for _version in ("v4", "v5"):
         _id = f"{_task}-{_version}"
-        _extra = {} if _threshold is None else {"reward_threshold": _threshold}
         register(_id, _id, max_episode_steps=_steps, assets_dir=_ASSETS, **_extra)
