@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -193,27 +193,42 @@ class PoolBase(EnvPoolMixin):
             players.pop("env_id", None)
         if env_id is None:
             env_id = ids
-        names = [s[0] for s in self.spec.action_spec]
+        names = [s[0] for s in self.spec.action_arrays]
         if names == ["action"] and set(action) == {"action"}:
             return action["action"], env_id
         return action, env_id
 
-    def _raw_reset(self, env_id: Any, seed: Any) -> tuple:
+    def _raw_reset(self, env_id: Any, seed: Any, package: Callable[[tuple], Any], own_batch: bool = False) -> Any:
         self._ensure_open()
         if seed is None:
             seed, self._next_seed = self._next_seed, None
         if _is_empty(env_id):
-            return self._empty_result()
-        return self._post(self._pool.reset(env_id, seed))
+            return package(self._empty_result())
+        return self._deliver(lambda: self._pool.reset(env_id, seed, own_batch), package)
 
-    def _raw_step(self, action: Any, env_id: Any) -> tuple:
+    def _raw_step(self, action: Any, env_id: Any, package: Callable[[tuple], Any]) -> Any:
         action, env_id = self._split_action(action, env_id)
         if _is_empty(env_id):
-            return self._empty_result()
-        return self._post(self._pool.step(action, env_id))
+            return package(self._empty_result())
+        return self._deliver(lambda: self._pool.step(action, env_id), package)
 
-    def _raw_recv(self) -> tuple:
-        return self._post(self._pool.recv())
+    def _raw_recv(self, package: Callable[[tuple], Any]) -> Any:
+        return self._deliver(self._pool.recv, package)
+
+    def _deliver(self, call: Callable[[], tuple], package: Callable[[tuple], Any]) -> Any:
+        """Runs an engine call and packages its batch for this interface. When envs
+        threw, the exception (ValueError, IndexError or RuntimeError, as the env threw
+        it) carries ``env_ids`` (every env of the batch: all may be sent again),
+        ``failed_env_ids`` and ``result``: the whole batch packaged like a normal
+        return (failed rows zeroed with terminated set)."""
+        try:
+            raw = call()
+        except Exception as e:
+            batch = getattr(e, "result", None)
+            if isinstance(batch, tuple) and len(batch) == 7:
+                e.result = package(self._post(batch))
+            raise
+        return package(self._post(raw))
 
     def _post(self, result: tuple) -> tuple:
         if self._stack is not None:

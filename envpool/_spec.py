@@ -114,15 +114,12 @@ class EnvSpec:
     family: str
     config: Config
     state_spec: list[ArraySpecTuple]
-    # The engine's action specs (a list); EnvPool's dm-format action spec is
-    # action_spec() when called (see _ActionSpecs).
-    action_spec: Any
+    # The engine's action array specs (name, dtype, shape, low, high).
+    action_arrays: list[ArraySpecTuple]
 
     def __post_init__(self) -> None:
         if not isinstance(self.config, Config):
             object.__setattr__(self, "config", Config(self.config))
-        if not isinstance(self.action_spec, _ActionSpecs):
-            object.__setattr__(self, "action_spec", _ActionSpecs(self.action_spec, self))
 
     @property
     def id(self) -> str:
@@ -157,7 +154,7 @@ class EnvSpec:
         """EnvPool's action specs: ``env_id``, ``players.env_id`` and the action key(s)."""
         out = {"env_id": _array_spec(("", *_INT32)), "players.env_id": _array_spec(("", *_INT32))}
         out["players.env_id"].shape = [-1]
-        for s in list(self.action_spec):
+        for s in self.action_arrays:
             out[s[0] if s[0] == "action" else s[0][7:]] = _array_spec(s)
         return out
 
@@ -165,6 +162,13 @@ class EnvSpec:
         """dm_env specs of the observation and info keys: a namedtuple ``State`` with
         ``env_id``, ``players`` (a namedtuple holding ``env_id``), the obs key(s) and the info keys."""
         return observation_spec(self)
+
+    def action_spec(self) -> Any:
+        """EnvPool's ``action_spec()``: the dm_env spec of the action (a dict for several keys)."""
+        specs = self.action_arrays
+        if len(specs) == 1 and specs[0][0] == "action":
+            return dm_spec(specs[0], "action")
+        return {s[0][7:]: dm_spec(s, s[0][7:]) for s in specs}
 
     @property
     def observation_space(self) -> spaces.Space:
@@ -174,7 +178,7 @@ class EnvSpec:
     @property
     def action_space(self) -> spaces.Space:
         """The single-env action space."""
-        return group_space(self.action_spec, "action")
+        return group_space(self.action_arrays, "action")
 
     @property
     def info_keys(self) -> list[str]:
@@ -219,17 +223,3 @@ def observation_spec(spec: EnvSpec) -> Any:
     state = collections.namedtuple("State", names)  # type: ignore[misc]
     specs = [dm_spec(s, f) for f, s in fields]
     return state(specs[0], _Players(dm_spec(fields[0][1], "env_id")), *specs[1:])
-
-
-class _ActionSpecs(list):
-    """The engine's action specs (a list of tuples) that, called, gives EnvPool's
-    ``action_spec()``: the dm_env spec of the action (a dict for several keys)."""
-
-    def __init__(self, items: Any, owner: EnvSpec | None = None) -> None:
-        super().__init__(items)
-        self._owner = owner
-
-    def __call__(self) -> Any:
-        if len(self) == 1 and self[0][0] == "action":
-            return dm_spec(self[0], "action")
-        return {s[0][7:]: dm_spec(s, s[0][7:]) for s in self}

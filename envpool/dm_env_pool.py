@@ -52,15 +52,15 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
 
     def reset(self, env_id: Any = None, seed: int | list[int] | None = None) -> dm_env.TimeStep:
         """Reset envs (all by default); reseeds when given a seed (or after seed())."""
-        return self._package(self._raw_reset(env_id, seed))
+        return self._raw_reset(env_id, seed, self._package)
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
         """Step the given envs (default: all in sync mode, the last batch in async)."""
-        return self._package(self._raw_step(action, env_id))
+        return self._raw_step(action, env_id, self._package)
 
     def recv(self) -> dm_env.TimeStep:
         """Wait for the next batch of results."""
-        return self._package(self._raw_recv())
+        return self._raw_recv(self._package)
 
     def _package(self, result: tuple) -> dm_env.TimeStep:
         obs, reward, terminated, truncated, discount, info, _ = result

@@ -86,7 +86,7 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, gymnasium.Env):
         if self._legacy and not explicit_info:
             self.config["gym_reset_return_info"] = False
         self._return_info = bool(self.config["gym_reset_return_info"])
-        self.spec = GymEnvSpec(self.spec.task_id, self.spec.family, self.config, self.spec.state_spec, self.spec.action_spec)
+        self.spec = GymEnvSpec(self.spec.task_id, self.spec.family, self.config, self.spec.state_spec, self.spec.action_arrays)
         self.num_envs = self._num_envs
         self.observation_space = self.spec.observation_space
         self.action_space = self.spec.action_space
@@ -104,21 +104,24 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, gymnasium.Env):
             if env_id is not None:
                 raise ValueError("pass either env_id or options['reset_mask'], not both")
             env_id = env_ids_from_mask(options["reset_mask"], self._num_envs)
-        obs, _, _, _, _, info, _ = self._raw_reset(env_id, seed)
-        return (obs, add_players(info)) if self._return_info else obs
+        return self._raw_reset(env_id, seed, self._reset_result)
 
     def step(self, action: Any, env_id: Any = None) -> tuple:
         """Step the given envs (default: all in sync mode, the last batch in async);
         ``env_id=[]`` returns an empty batch."""
-        return self._package(self._raw_step(action, env_id))
+        return self._raw_step(action, env_id, self._package)
 
     def recv(self) -> tuple:
         """Wait for the next batch of results."""
-        return self._package(self._raw_recv())
+        return self._raw_recv(self._package)
 
     def close(self) -> None:
         """Stop the worker threads (reset() rebuilds the pool)."""
         PoolBase.close(self)
+
+    def _reset_result(self, result: tuple) -> Any:
+        obs, info = result[0], add_players(result[5])
+        return (obs, info) if self._return_info else obs
 
     def _package(self, result: tuple) -> tuple:
         obs, reward, terminated, truncated, _, info, _ = result

@@ -65,22 +65,30 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv):
             if env_id is not None:
                 raise ValueError("pass either env_id or options['reset_mask'], not both")
             ids = env_ids_from_mask(options["reset_mask"], self._num_envs)
-            obs, _, _, _, _, info, _ = self._raw_reset(ids, seed)
-            return self._merge_masked(ids, obs, info)
-        obs, _, _, _, _, info, _ = self._raw_reset(env_id, seed)
-        self._remember(obs, env_id)
-        return obs, add_players(info)
+            if self.is_async:
+                raise ValueError("options['reset_mask'] needs a sync pool (a full batch to merge into); "
+                                 "in async mode reset(env_id=ids) or send/recv")
+            if self._last_obs is None:
+                raise RuntimeError("reset with a reset_mask needs a full reset() first")
+            # Its own batch: exactly these envs, whatever else is in flight.
+            return self._raw_reset(ids, seed, lambda r: self._merge_masked(ids, r[0], r[5]), own_batch=True)
+        return self._raw_reset(env_id, seed, lambda r: self._reset_result(r, env_id))
 
     def step(
         self, actions: Any, env_id: Any = None
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every env (or, in async mode, the envs of the last batch), or the envs in
         ``env_id``, returning only their rows in that order."""
-        return self._package(self._raw_step(actions, env_id), env_id)
+        return self._raw_step(actions, env_id, lambda r: self._package(r, env_id))
 
     def recv(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next batch of results."""
-        return self._package(self._raw_recv(), None)
+        return self._raw_recv(lambda r: self._package(r, None))
+
+    def _reset_result(self, result: tuple, env_id: Any) -> tuple[Any, dict[str, Any]]:
+        obs, info = result[0], result[5]
+        self._remember(obs, env_id)
+        return obs, add_players(info)
 
     def _remember(self, obs: Any, env_id: Any) -> None:
         """Keep the latest full-batch obs, for reset_mask resets."""

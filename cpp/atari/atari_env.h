@@ -102,7 +102,7 @@ struct Options {
   std::string task;
   std::string rom;  // resolved ROM file
   int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty;
-  int max_episode_steps = 0;  // 0: no limit (the engine's key)
+  int64_t max_episode_steps = 0;  // 0: no limit (the engine's key)
   bool episodic_life, zero_discount_on_life_loss, reward_clip, use_fire_reset,
       gray_scale, full_action_space, use_inter_area_resize, info_ram;
   double repeat_action_probability;
@@ -112,24 +112,28 @@ struct Options {
 
 inline Options ParseOptions(const Config& c) {
   Options o;
-  auto get_int = [&](const char* key, int lo) {
-    int v = c.Get<int>(key);
-    if (v < lo) {
-      throw std::invalid_argument("Atari: " + std::string(key) + " must be >= " +
-                                  std::to_string(lo) + ", got " +
-                                  std::to_string(v));
+  // Every integer option has an upper bound, so no value wraps or makes a
+  // step or reset run for ever (noop_max = 2**31 - 1 once hung reset()).
+  auto get_int = [&](const char* key, int64_t lo, int64_t hi) {
+    const int64_t v = c.Get<int64_t>(key);
+    if (v < lo || v > hi) {
+      throw std::invalid_argument("Atari: " + std::string(key) + " must be in [" +
+                                  std::to_string(lo) + ", " + std::to_string(hi) +
+                                  "], got " + std::to_string(v));
     }
     return v;
   };
   o.task = c.Get<std::string>("task");
-  o.stack_num = get_int("stack_num", 1);
-  o.frame_skip = get_int("frame_skip", 1);
-  o.noop_max = get_int("noop_max", 0);
-  o.img_height = get_int("img_height", 1);
-  o.img_width = get_int("img_width", 1);
-  o.mode = get_int("mode", -1);
-  o.difficulty = get_int("difficulty", -1);
-  if (c.Has("max_episode_steps")) o.max_episode_steps = get_int("max_episode_steps", 0);
+  o.stack_num = static_cast<int>(get_int("stack_num", 1, 64));
+  o.frame_skip = static_cast<int>(get_int("frame_skip", 1, 1000));
+  o.noop_max = static_cast<int>(get_int("noop_max", 0, 100000));
+  o.img_height = static_cast<int>(get_int("img_height", 1, 16384));
+  o.img_width = static_cast<int>(get_int("img_width", 1, 16384));
+  o.mode = static_cast<int>(get_int("mode", -1, 1 << 20));
+  o.difficulty = static_cast<int>(get_int("difficulty", -1, 1 << 20));
+  // The engine's key (64-bit there); here it only bounds whole games.
+  if (c.Has("max_episode_steps"))
+    o.max_episode_steps = get_int("max_episode_steps", 0, INT64_MAX);
   o.episodic_life = c.Get<bool>("episodic_life");
   o.zero_discount_on_life_loss = c.Get<bool>("zero_discount_on_life_loss");
   o.reward_clip = c.Get<bool>("reward_clip");
@@ -510,7 +514,7 @@ class AtariEnv : public Env {
   ale::ActionVect action_set_;
   bool fire_reset_ = false;
   bool continue_game_ = false;
-  int game_steps_ = 0;  // agent steps since the last full reset
+  int64_t game_steps_ = 0;  // agent steps since the last full reset
   int lives_ = 0;
   std::size_t raw_size_ = 0, plane_ = 0, frame_ = 0;
   std::vector<uint8_t> raw_;       // the pooled frame, as planes

@@ -226,7 +226,13 @@ class EnvPool {
         }
         unreserved_ -= opt_.batch_size;
         number = static_cast<int64_t>(next_ticket_++);
-        batch = ring_[number % ring_size_].owner;
+        // With several receiving threads, claims can run a whole ring ahead
+        // of a batch still being received (its last row written late), so
+        // this batch's slot may still hold that older batch: wait for it.
+        RingSlot& slot = ring_[number % ring_size_];
+        cv_.wait(lock, [&] { return slot.number.load() == static_cast<uint64_t>(number) || closed_.load(); });
+        ThrowIfClosed();
+        batch = slot.owner;
       }
     }
     Wait(batch);
@@ -349,6 +355,7 @@ class EnvPool {
       for (int i = 0; i < rows; ++i) slots_[ids[i]].in_flight = false;
       in_flight_total_ -= rows;
     }
+    if (ring_number >= 0) cv_.notify_all();  // a receiver may wait for that slot
     if (batch->failed.load(std::memory_order_acquire)) {
       std::vector<StateBatch::Failure> failures;
       {
@@ -536,15 +543,34 @@ class EnvPool {
     const uint64_t idx = p->ring_alloc_.fetch_add(1, std::memory_order_relaxed);
     const uint64_t number = idx / p->opt_.batch_size;
     RingSlot& slot = p->ring_[number % p->ring_size_];
-    // Published long ago in practice (at most num_envs rows are claimed
-    // but unreceived, and the ring holds more); the wait makes it a
-    // guarantee.
-    for (int spin = 0; slot.number.load(std::memory_order_acquire) != number; ++spin)
-      if (spin > 64) sched_yield();
+    // Usually published long ago (the ring holds more rows than there are
+    // envs); with several receiving threads it can still hold a batch that
+    // is being received, so wait for it. Once the pool is closed nobody
+    // receives or republishes: the row goes to a batch of its own.
+    for (int spin = 0; slot.number.load(std::memory_order_acquire) != number; ++spin) {
+      if (spin > 64) {
+        if (p->closed_.load()) {
+          t->batch = p->DiscardBatch();
+          t->row = 0;
+          p->PointAt(*t->slot, t->batch, t->row);
+          t->claimed = true;
+          return;
+        }
+        sched_yield();
+      }
+    }
     t->batch = slot.batch;
     t->row = static_cast<int>(idx % p->opt_.batch_size);
     p->PointAt(*t->slot, t->batch, t->row);
     t->claimed = true;
+  }
+
+  // A one-row batch for a result nobody will receive (the pool is closed),
+  // alive as long as the pool.
+  StateBatch* DiscardBatch() {
+    std::lock_guard<std::mutex> lock(mu_);
+    abandoned_.push_back(NewBatch(1));
+    return abandoned_.back().get();
   }
 
   void PointAt(EnvSlot& s, StateBatch* batch, int row) {
@@ -684,7 +710,7 @@ class EnvPool {
 
   // Async mode ring, read by workers.
   // Async batch number n lives in slot n % ring_size_, published (release
-  // on `number`) when batch n - ring_size_ has been received.
+  // on `number`, under mu_) when batch n - ring_size_ has been received.
   struct RingSlot {
     std::shared_ptr<StateBatch> owner;  // under mu_
     StateBatch* batch = nullptr;

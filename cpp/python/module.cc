@@ -379,15 +379,23 @@ class PyPool {
 
   // Runs an engine call without the GIL and packages its batch; envs that
   // threw come back as the exception they threw (see RaiseBatchError).
+  // The GIL is released and retaken by hand, not by a scoped guard: a
+  // daemon thread that retakes it while the interpreter shuts down is ended
+  // by a forced unwind, which must not pass through a (noexcept) destructor.
   template <class F>
   py::tuple Run(F&& call) {
     std::shared_ptr<envpool::StateBatch> batch;
+    PyThreadState* state = PyEval_SaveThread();
     try {
-      py::gil_scoped_release release;
       batch = call();
     } catch (const envpool::BatchError& e) {
+      PyEval_RestoreThread(state);
       RaiseBatchError(e);
+    } catch (...) {
+      PyEval_RestoreThread(state);
+      throw;
     }
+    PyEval_RestoreThread(state);
     return Package(batch);
   }
 
