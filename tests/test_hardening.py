@@ -258,3 +258,33 @@ def test_pool_usable_from_a_thread_other_than_its_creator() -> None:
     t.start()
     t.join(timeout=60)
     assert out == [True]
+
+
+@pytest.mark.skipif(not MUJOCO, reason="no MuJoCo in this build")
+def test_mujoco_fatal_error_is_an_exception(tmp_path) -> None:
+    """MuJoCo's mju_error (here: its stack out of memory) ends the process by
+    default; here it is a RuntimeError naming the env, and the pool lives on."""
+    import os
+
+    import gymnasium
+
+    xml = open(os.path.join(os.path.dirname(gymnasium.__file__), "envs/mujoco/assets/half_cheetah.xml")).read()
+    small = tmp_path / "half_cheetah_small.xml"
+    small.write_text(xml.replace('<mujoco model="cheetah">', '<mujoco model="cheetah">\n  <size memory="2K"/>'))
+    p = run_python(
+        f"""
+        import numpy as np, envpool
+        e = envpool.make("HalfCheetah-v4", env_type="gymnasium", num_envs=2, xml_file={str(small)!r})
+        e.reset()
+        for _ in range(2):
+            try:
+                e.step(np.zeros((2, 6)))
+            except RuntimeError as err:
+                assert "MuJoCo error" in str(err) and "out of memory" in str(err), err
+                assert sorted(err.failed_env_ids.tolist()) == [0, 1]
+            else:
+                raise AssertionError("no error")
+        print("survived")
+        """
+    )
+    assert "survived" in p.stdout

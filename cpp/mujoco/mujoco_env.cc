@@ -1204,6 +1204,20 @@ const std::vector<TaskDef>& TaskDefs() {
   return defs;
 }
 
+namespace {
+// MuJoCo's fatal errors (mju_error: e.g. its stack/arena out of memory)
+// call exit() by default. Thrown instead, the exception unwinds through
+// MuJoCo's C frames (built with unwind tables) to the engine, which hands
+// it to the caller as a RuntimeError naming the env.
+void ThrowMujocoError(const char* msg) { throw std::runtime_error(std::string("MuJoCo error: ") + msg); }
+}  // namespace
+
+void InstallMujocoErrorHandler() {
+  // A handler someone else installed (mujoco's Python bindings throw their
+  // own exception type) is kept: the engine reports any exception.
+  if (mju_user_error == nullptr) mju_user_error = &ThrowMujocoError;
+}
+
 void CheckMujocoVersion() {
   if (mj_version() != mjVERSION_HEADER)
     throw std::runtime_error(

@@ -61,6 +61,8 @@ const std::vector<TaskDef>& TaskDefs();
 // Throws std::runtime_error when the headers we compiled against and the
 // libmujoco loaded at run time disagree.
 void CheckMujocoVersion();
+// Makes MuJoCo's fatal errors C++ exceptions instead of exit().
+void InstallMujocoErrorHandler();
 
 EnvSpec MakeSpec(const TaskDef& def, const Config& config);
 std::unique_ptr<Env> MakeEnv(const TaskDef& def, const Config& config,

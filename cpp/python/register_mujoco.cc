@@ -8,6 +8,7 @@
 void RegisterMujocoFamilies() {
   namespace mj = envpool::mujoco;
   mj::CheckMujocoVersion();
+  mj::InstallMujocoErrorHandler();
   for (const mj::TaskDef& def : mj::TaskDefs()) {
     const mj::TaskDef* d = &def;  // the table lives for the process
     envpool::RegisterFamily(envpool::Family{

@@ -1,10 +1,13 @@
 // Concurrent stress tests of the engine core: semaphore, action queue,
 // countdown and the whole pool with a counting env. Built and run by
 // tests/test_core_cpp.py (plain, and under ThreadSanitizer when available).
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -241,6 +244,191 @@ void TestPool(int num_envs, int batch, int threads, AutoresetMode mode, int roun
   // Destroying with work in flight must not hang.
 }
 
+
+// An env whose step sleeps for as many microseconds as its action says
+// (negative: throws std::invalid_argument). Observation: (env id, steps).
+class SleepyEnv : public Env {
+ public:
+  explicit SleepyEnv(int id) : id_(id) {}
+  void Reset(const StateRow& out) override {
+    steps_ = 0;
+    Write(out);
+  }
+  StepResult Step(const ActionRow& a, const StateRow& out) override {
+    const int us = a.In<int32_t>(0)[0];
+    if (us < 0) throw std::invalid_argument("asked to fail");
+    std::this_thread::sleep_for(std::chrono::microseconds(us));
+    ++steps_;
+    Write(out);
+    return StepResult{};
+  }
+
+ private:
+  void Write(const StateRow& out) {
+    out.Out<int32_t>(0)[0] = id_;
+    out.Out<int32_t>(0)[1] = steps_;
+  }
+  int id_;
+  int steps_ = 0;
+};
+
+Family SleepyFamily() {
+  return Family{"Sleepy",
+                {},
+                [](const Config&) {
+                  return EnvSpec{{Spec<int32_t>("obs", {2})}, {Spec<int32_t>("action", {}, {-1}, {1 << 30})}};
+                },
+                [](const Config&, int id) -> std::unique_ptr<Env> { return std::make_unique<SleepyEnv>(id); },
+                nullptr};
+}
+
+PoolOptions Opts(int num_envs, int batch, int threads) {
+  PoolOptions opt;
+  opt.num_envs = num_envs;
+  opt.batch_size = batch;
+  opt.num_threads = threads;
+  return opt;
+}
+
+std::vector<int> Ids(const StateBatch& b) {
+  std::vector<int> ids;
+  for (int row = 0; row < b.done.target(); ++row) ids.push_back(*reinterpret_cast<int32_t*>(b.Row(kEnvId, row)));
+  return ids;
+}
+
+void SendSteps(EnvPool& pool, const std::vector<int>& ids, int us) {
+  std::vector<int32_t> act(ids.size(), us);
+  const char* a = reinterpret_cast<const char*>(act.data());
+  pool.Send(Task::kStep, ids.data(), static_cast<int>(ids.size()), &a, nullptr);
+}
+
+// A slow env sent first is not in the first batch: the fast envs sent after
+// it finish first and fill it.
+void TestFirstToFinish() {
+  Family fam = SleepyFamily();
+  EnvPool pool(fam, Config{}, Opts(8, 4, 2));
+  std::vector<int> all = {0, 1, 2, 3, 4, 5, 6, 7};
+  pool.Send(Task::kReset, all.data(), 8, nullptr, nullptr);
+  pool.Recv();
+  pool.Recv();
+  for (int round = 0; round < 5; ++round) {
+    SendSteps(pool, {0}, 100000);
+    SendSteps(pool, {4, 5, 6, 7}, 0);
+    std::vector<int> first = Ids(*pool.Recv());
+    CHECK(std::find(first.begin(), first.end(), 0) == first.end());
+    SendSteps(pool, {1, 2, 3}, 0);
+    std::vector<int> second = Ids(*pool.Recv());
+    CHECK(std::find(second.begin(), second.end(), 0) != second.end());
+  }
+  std::puts("first to finish ok");
+}
+
+// Several threads in recv/send loops on one async pool: every result is
+// delivered exactly once and every env's steps stay in sequence.
+void TestThreadedCallers(int threads, int num_envs, int batch) {
+  Family fam = SleepyFamily();
+  EnvPool pool(fam, Config{}, Opts(num_envs, batch, 2));
+  std::vector<int> all(num_envs);
+  for (int i = 0; i < num_envs; ++i) all[i] = i;
+  pool.Send(Task::kReset, all.data(), num_envs, nullptr, nullptr);
+  std::vector<std::atomic<int>> steps(num_envs);
+  std::atomic<int> results{0};
+  std::vector<std::thread> ts;
+  for (int t = 0; t < threads; ++t) {
+    ts.emplace_back([&, t] {
+      std::mt19937 rng(t);
+      for (int k = 0; k < 2000; ++k) {
+        auto b = pool.Recv();
+        CHECK(b->done.target() == batch);
+        std::vector<int> ids = Ids(*b);
+        for (int row = 0; row < batch; ++row) {
+          const int32_t* obs = reinterpret_cast<int32_t*>(b->Row(kNumCommonKeys, row));
+          CHECK(obs[0] == ids[row]);
+          CHECK(obs[1] == steps[ids[row]].load());
+          steps[ids[row]].fetch_add(1);
+        }
+        results.fetch_add(batch);
+        SendSteps(pool, ids, static_cast<int>(rng() % 3));
+      }
+    });
+  }
+  for (auto& t : ts) t.join();
+  CHECK(results.load() == threads * 2000 * batch);
+  std::puts("threaded callers ok");
+}
+
+// close() from another thread wakes a thread blocked in recv().
+void TestCloseWakesWaiter() {
+  Family fam = SleepyFamily();
+  for (int batch : {4, 2}) {
+    EnvPool pool(fam, Config{}, Opts(4, batch, 2));
+    std::vector<int> all = {0, 1, 2, 3};
+    std::atomic<bool> woke{false};
+    // A second calling thread, so recv() waits for sends instead of raising.
+    std::thread other([&] {
+      SendSteps(pool, {}, 0);
+      if (batch == 4) CHECK(pool.Recv()->done.target() == 0);  // sync: an empty batch
+    });
+    other.join();
+    pool.Send(Task::kReset, all.data(), 4, nullptr, nullptr);
+    if (batch == 2) {
+      pool.Recv();
+      pool.Recv();
+    } else {
+      pool.Recv();
+    }
+    std::thread waiter([&] {
+      try {
+        if (batch == 4) SendSteps(pool, {0, 1, 2, 3}, 200000);
+        pool.Recv();
+        if (batch == 2) pool.Recv();
+      } catch (const PoolClosed&) {
+        woke = true;
+      }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    pool.Close();
+    waiter.join();
+    CHECK(woke.load() || batch == 4);  // sync: the step may have finished first
+  }
+  std::puts("close wakes waiter ok");
+}
+
+// An env that throws: the batch comes back complete with the error, the
+// exception keeps its type, and the env is reset on its next step.
+void TestEnvErrors() {
+  Family fam = SleepyFamily();
+  EnvPool pool(fam, Config{}, Opts(4, 4, 2));
+  std::vector<int> all = {0, 1, 2, 3};
+  pool.Send(Task::kReset, all.data(), 4, nullptr, nullptr);
+  pool.Recv();
+  std::vector<int32_t> act = {0, -1, 0, 0};
+  const char* a = reinterpret_cast<const char*>(act.data());
+  bool thrown = false;
+  try {
+    pool.Step(Task::kStep, all.data(), 4, &a, nullptr);
+  } catch (const BatchError& e) {
+    thrown = true;
+    CHECK(e.failures.size() == 1 && e.failures[0].env_id == 1);
+    CHECK(Ids(*e.batch) == all);
+    bool typed = false;
+    try {
+      std::rethrow_exception(e.failures[0].error);
+    } catch (const std::invalid_argument&) {
+      typed = true;
+    }
+    CHECK(typed);
+    CHECK(*reinterpret_cast<bool*>(e.batch->Row(kTerminated, 1)));
+  }
+  CHECK(thrown);
+  act = {0, 0, 0, 0};
+  auto b = pool.Step(Task::kStep, all.data(), 4, &a, nullptr);
+  const int32_t* steps1 = reinterpret_cast<int32_t*>(b->Row(kNumCommonKeys, 1));
+  const int32_t* steps0 = reinterpret_cast<int32_t*>(b->Row(kNumCommonKeys, 0));
+  CHECK(steps1[1] == 0 && steps0[1] == 2);
+  std::puts("env errors ok");
+}
+
 int main() {
   std::setvbuf(stdout, nullptr, _IONBF, 0);
   TestSemaphore();
@@ -254,6 +442,12 @@ int main() {
     TestPool(5, 1, 2, mode, 20000);   // async, batch of one
   }
   std::puts("pool ok");
+  TestFirstToFinish();
+  TestThreadedCallers(2, 8, 2);
+  TestThreadedCallers(4, 16, 3);
+  TestCloseWakesWaiter();
+  TestEnvErrors();
+  std::puts("all ok");
   std::fflush(stdout);
   return 0;
 }
