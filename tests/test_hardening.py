@@ -73,11 +73,36 @@ def test_int64_action_checked_before_cast(value: int) -> None:
 
 @pytest.mark.parametrize(
     "config",
-    [{"thread_affinity_offset": 2**40}, {"thread_affinity_offset": 70000}, {"num_threads": 2**32 + 2}],
+    [
+        {"thread_affinity_offset": 2**40},
+        {"thread_affinity_offset": 65536},
+        {"num_threads": 2**32 + 2},
+        {"num_threads": 1025},
+        {"num_envs": 2**20 + 1},
+        {"batch_size": 3},
+        {"seed": 2**63 - 2},
+        {"max_episode_steps": 2**63},
+    ],
 )
 def test_engine_int_options_out_of_range(config: dict) -> None:
+    config = {"num_envs": 2, **config}
     with pytest.raises(ValueError):
-        envpool.make("CartPole-v1", env_type="gym", num_envs=2, **config)
+        envpool.make("CartPole-v1", env_type="gym", **config)
+
+
+def test_engine_int_options_at_their_bounds() -> None:
+    env = envpool.make(
+        "CartPole-v1", env_type="gym", num_envs=2, thread_affinity_offset=65535, seed=2**63 - 3,
+        max_episode_steps=2**63 - 1,
+    )
+    env.reset()
+    env.close()
+
+
+@pytest.mark.skipif(not MUJOCO, reason="no MuJoCo in this build")
+def test_mujoco_frame_skip_bound() -> None:
+    with pytest.raises(ValueError, match="frame_skip"):
+        envpool.make("HalfCheetah-v5", env_type="gym", num_envs=1, frame_skip=10**6 + 1)
 
 
 @pytest.mark.skipif(not ATARI, reason="no Atari in this build")
