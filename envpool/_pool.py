@@ -102,6 +102,8 @@ def make_pool_spec(task_id: str, config: dict[str, Any]) -> EnvSpec:
     if "autoreset_mode" in merged:
         merged["autoreset_mode"] = _autoreset_mode(merged["autoreset_mode"])
     full, state_spec, action_spec = _envpool.make_spec(task.family, merged)
+    if full.get("batch_size") == 0:
+        full["batch_size"] = full["num_envs"]  # EnvPool's config reports the resolved batch size
     k = py_opts.get("frame_stack", 1)
     if k > 1:
         state_spec = [_stack_spec(s, k) if s[0] == "obs" or s[0].startswith("obs:") else s for s in state_spec]

@@ -64,6 +64,18 @@ class Config(dict):
         """The config as a plain dict (namedtuple's spelling, as in EnvPool)."""
         return dict(self)
 
+    @property
+    def _fields(self) -> tuple[str, ...]:
+        """The config keys (namedtuple's spelling, as in EnvPool)."""
+        return tuple(self)
+
+    def _replace(self, **changes: Any) -> "Config":
+        """A copy with some values changed (namedtuple's spelling, as in EnvPool)."""
+        unknown = set(changes) - set(self)
+        if unknown:
+            raise ValueError(f"unknown config keys {sorted(unknown)}")
+        return Config({**self, **changes})
+
 
 class ArraySpec:
     """EnvPool's ``ArraySpec``: dtype, shape (``-1`` for a per-player dim), minimum, maximum."""

@@ -14,6 +14,7 @@ from typing import Any
 
 import gymnasium
 from gymnasium import spaces as gymnasium_spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
 
 from envpool._pool import PoolBase, add_players, env_ids_from_mask
 from envpool._spec import EnvSpec
@@ -69,11 +70,13 @@ class GymEnvSpec(EnvSpec):
         return _convert_space(EnvSpec.action_space.fget(self), _gym_module())  # type: ignore[attr-defined]
 
 
-class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, gymnasium.Env):
+class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
     """A batch of envs behind EnvPool's gym-style API.
 
     Like EnvPool 1.2's, the pool is a ``gymnasium.Env`` (so ``gymnasium.Wrapper`` can
-    wrap it). ``reset()`` returns ``(obs, info)`` (``gym_reset_return_info=True``,
+    wrap it) and a ``gymnasium.vector.VectorEnv`` with ``single_observation_space`` /
+    ``single_action_space`` (the same single-env spaces as ``observation_space`` /
+    ``action_space``). ``reset()`` returns ``(obs, info)`` (``gym_reset_return_info=True``,
     EnvPool's default) or only obs (``gym_reset_return_info=False``, and the default
     with gym < 0.26 installed).
     """
@@ -90,6 +93,10 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, gymnasium.Env):
         self.num_envs = self._num_envs
         self.observation_space = self.spec.observation_space
         self.action_space = self.spec.action_space
+        self.single_observation_space = self.observation_space
+        self.single_action_space = self.action_space
+        modes = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
+        self.metadata = {"autoreset_mode": modes[self.config["autoreset_mode"]]}
 
     def reset(
         self,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
@@ -14,8 +15,11 @@ from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
 _MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 
 
-class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv):
+class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
     """A batch of envs stepped in C++, behind gymnasium's VectorEnv API.
+
+    Like EnvPool 1.2's, the pool is also a ``gymnasium.Env`` (so ``gymnasium.Wrapper``
+    can wrap it).
 
     In sync mode (batch_size == num_envs) every call returns all envs in env
     order. In async mode ``recv()`` returns the first batch_size envs to

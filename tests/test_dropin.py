@@ -310,6 +310,31 @@ def test_episodic_life_ends_only_while_lives_remain() -> None:
     assert prev is not None and life_ends > 0 and game_overs > 0
 
 
+def test_episodic_life_plays_on_when_lives_reach_zero() -> None:
+    # WizardOfWor's last life is lives == 0: the step where lives drop to 0 is a life
+    # loss without a game over. EnvPool (0 < lives < previous lives) does not end the
+    # episode there; the old rule (lives < previous lives) did. Checked step for step
+    # against EnvPool 1.2.5 with these settings (terminated, lives, game overs, rewards).
+    env = _make("gymnasium", "WizardOfWor-v5", num_envs=2, seed=1, episodic_life=True, noop_max=1,
+                repeat_action_probability=0.0)
+    _, info = env.reset()
+    prev = np.array(info["lives"])
+    rng = np.random.default_rng(0)
+    to_zero = 0
+    life_ends = 0
+    for _ in range(2000):
+        _, _, term, trunc, info = env.step(rng.integers(0, env.action_space.n, 2).astype(np.int32))
+        lives, game_over = info["lives"], np.asarray(info["terminated"], dtype=bool)
+        np.testing.assert_array_equal(term, game_over | ((0 < lives) & (lives < prev)))
+        assert not trunc.any()
+        to_zero += int(np.sum((lives == 0) & (prev > 0) & ~game_over))
+        life_ends += int(np.sum(term & ~game_over))
+        prev = np.array(lives)
+        if to_zero >= 2:
+            break
+    assert to_zero >= 2 and life_ends > 0  # the case the old rule got wrong did happen
+
+
 # -- 9. reset after close ------------------------------------------------------------
 
 
@@ -382,6 +407,52 @@ def test_mujoco_frame_stack(mode: str) -> None:
     assert resets > 0
     with pytest.raises(TypeError):
         envpool.make_spec("CartPole-v1", frame_stack=2)  # MuJoCo tasks only, as EnvPool
+
+
+# -- 10b. differential check against EnvPool 1.2.5 ----------------------------------------
+
+
+@pytest.mark.parametrize("env_type", ["gym", "gymnasium", "dm"])
+def test_config_batch_size_is_resolved(env_type: str) -> None:
+    # EnvPool's config reports batch_size = num_envs in sync mode (batch_size=0 given or not).
+    assert envpool.make_spec("CartPole-v1", num_envs=3).config["batch_size"] == 3
+    assert envpool.make_spec("CartPole-v1", num_envs=3, batch_size=0).config.batch_size == 3
+    env = _make(env_type)
+    assert env.config["batch_size"] == N and not env.is_async
+    env = _make(env_type, batch_size=2)
+    assert env.config["batch_size"] == 2 and env.is_async
+
+
+@pytest.mark.parametrize("env_type", ["gym", "gymnasium"])
+def test_gym_and_gymnasium_pools_are_env_and_vector_env(env_type: str) -> None:
+    # EnvPool 1.2's gym/gymnasium pool is both a gymnasium.vector.VectorEnv and a gymnasium.Env.
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    env = _make(env_type)
+    assert isinstance(env, gymnasium.Env) and isinstance(env, gymnasium.vector.VectorEnv)
+    assert env.single_observation_space == env.observation_space
+    assert env.single_action_space == env.action_space
+    assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    wrapped = gymnasium.Wrapper(env)
+    assert wrapped.reset()[0].shape == (N, 4)
+    assert wrapped.step(np.zeros(N, np.int32))[0].shape == (N, 4)
+    stats = RecordEpisodeStatistics(env)
+    stats.reset()
+    assert stats.step(np.zeros(N, np.int32))[0].shape == (N, 4)
+    # CleanRL's envpool scripts assign these themselves
+    env.single_action_space = env.action_space
+    env.single_observation_space = env.observation_space
+
+
+def test_spec_config_namedtuple_helpers() -> None:
+    # EnvPool's spec.config is a namedtuple: _fields, _asdict(), _replace().
+    config = envpool.make_spec("CartPole-v1", num_envs=3).config
+    assert config._fields[:3] == ("num_envs", "batch_size", "num_threads")
+    assert config._asdict()["num_envs"] == 3
+    changed = config._replace(num_envs=5)
+    assert changed.num_envs == 5 and config.num_envs == 3
+    with pytest.raises(ValueError):
+        config._replace(no_such_key=1)
 
 
 # -- 11. AutoresetMode members ----------------------------------------------------------
@@ -465,3 +536,24 @@ def test_differences_table_claims() -> None:
     a = _make("gymnasium", seed=0)
     b = _make("gymnasium", seed=9)
     np.testing.assert_array_equal(a.reset(seed=9)[0], b.reset()[0])
+
+
+def test_differences_table_claims_from_the_envpool_125_check() -> None:
+    # Rows added after a differential run against EnvPool 1.2.5.
+    pong = _make("gymnasium", "Pong-v5", num_envs=1)
+    assert pong.reset()[1]["terminated"].dtype == np.bool_  # EnvPool: int32
+    hc = _make("gymnasium", "HalfCheetah-v4", num_envs=2)
+    assert hc.action_space.dtype == np.float32  # EnvPool: float64, accepted here too
+    hc.reset()
+    assert hc.step(np.zeros((2, 6), np.float64))[0].shape == (2, 17)
+    env = _make("gymnasium", seed=1)
+    env.reset(options={"no_such_option": 1})  # ignored (EnvPool: ValueError)
+    with pytest.raises(RuntimeError):  # recv() with nothing in flight (EnvPool: an empty batch)
+        env.recv()
+    gym_pool = _make("gym", gym_reset_return_info=False)  # EnvPool 1.2.5: ValueError
+    assert isinstance(gym_pool.reset(), np.ndarray)
+    async_env = _make("gymnasium", batch_size=2)
+    async_env.async_reset()
+    with pytest.raises(ValueError, match="in flight"):  # EnvPool: undefined
+        async_env.send(np.zeros(1, np.int32), np.array([0]))
+    assert envpool.make_spec("Pong-v5", noop_max=0).config["noop_max"] == 0  # EnvPool 1.2.5 crashes
