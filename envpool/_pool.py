@@ -178,10 +178,30 @@ class PoolBase(EnvPoolMixin):
         self._stack = _FrameStack(k, self._num_envs, obs_specs) if k > 1 else None
 
     # -- the engine's calls, with EnvPool's conveniences ----------------------
-    def _ensure_open(self) -> None:
-        """EnvPool rebuilds a closed pool on reset(): so do we (fresh envs, the pool's seeds)."""
+    def _resetting(self, seed: Any, call: Callable[[Any], Any], resets_envs: bool = True) -> Any:
+        """Runs a reset ``call(seed)``. EnvPool rebuilds a closed pool on reset(): so do
+        we (fresh envs, the pool's seeds). The pending seed() seed applies when no seed
+        is given. A call refused for its arguments leaves everything as it was (the pool
+        closed, the pending seed pending); one where envs failed did reset the others."""
+        old = None
         if self._pool.closed:
-            self._pool = _envpool.Pool(self.spec.family, _engine_config(self.spec))
+            old, self._pool = self._pool, _envpool.Pool(self.spec.family, _engine_config(self.spec))
+        # A reset of no envs (reset([]) each step, as Sample Factory does) keeps it.
+        pending = resets_envs and seed is None and self._next_seed is not None
+        try:
+            result = call(self._next_seed if pending else seed)
+        except Exception as e:
+            if not hasattr(e, "failed_env_ids"):
+                if old is not None:
+                    self._pool.close()
+                    self._pool = old
+                raise
+            if pending:
+                self._next_seed = None
+            raise
+        if pending:
+            self._next_seed = None
+        return result
 
     def _split_action(self, action: Any, env_id: Any) -> tuple[Any, Any]:
         """EnvPool's dict actions: ``{"action": a, "env_id": ids, "players.env_id": ...}``."""
@@ -201,12 +221,9 @@ class PoolBase(EnvPoolMixin):
         return action, env_id
 
     def _raw_reset(self, env_id: Any, seed: Any, package: Callable[[tuple], Any], own_batch: bool = False) -> Any:
-        self._ensure_open()
-        if seed is None:
-            seed, self._next_seed = self._next_seed, None
         if _is_empty(env_id):
-            return package(self._empty_result())
-        return self._deliver(lambda: self._pool.reset(env_id, seed, own_batch), package)
+            return self._resetting(seed, lambda s: package(self._empty_result()), resets_envs=False)
+        return self._resetting(seed, lambda s: self._deliver(lambda: self._pool.reset(env_id, s, own_batch), package))
 
     def _raw_step(self, action: Any, env_id: Any, package: Callable[[tuple], Any]) -> Any:
         action, env_id = self._split_action(action, env_id)
@@ -265,9 +282,7 @@ class PoolBase(EnvPoolMixin):
 
     def async_reset(self) -> None:
         """Queue a reset of every env without waiting for the results."""
-        self._ensure_open()
-        seed, self._next_seed = self._next_seed, None
-        self._pool.send_reset(None, seed)
+        self._resetting(None, lambda s: self._pool.send_reset(None, s))
 
     def seed(self, seed: int | list[int] | None = None) -> None:
         """Reseed at the next reset() that is given no seed: env i gets ``seed + i``

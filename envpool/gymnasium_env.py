@@ -45,6 +45,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
             self.action_space = self.single_action_space
         self.metadata = {"autoreset_mode": _MODES[self.config["autoreset_mode"]]}
         self._last_obs: Any = None
+        self._partial: list[tuple[np.ndarray, Any]] = []
 
     @property
     def is_vector_env(self) -> bool:
@@ -76,57 +77,72 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
                 raise RuntimeError("reset with a reset_mask needs a full reset() first")
             # Its own batch: exactly these envs, whatever else is in flight.
             return self._raw_reset(ids, seed, lambda r: self._merge_masked(ids, r[0], r[5]), own_batch=True)
-        return self._raw_reset(env_id, seed, lambda r: self._reset_result(r, env_id))
+        return self._raw_reset(env_id, seed, lambda r: self._reset_result(r, env_id is None))
 
     def step(
         self, actions: Any, env_id: Any = None
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every env (or, in async mode, the envs of the last batch), or the envs in
         ``env_id``, returning only their rows in that order."""
-        return self._raw_step(actions, env_id, lambda r: self._package(r, env_id))
+        # Every env, in env order: a sync step naming no envs (EnvPool's dict
+        # actions may name them inside).
+        full = env_id is None and not (isinstance(actions, dict) and actions.get("env_id") is not None)
+        return self._raw_step(actions, env_id, lambda r: self._package(r, full))
 
     def recv(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next batch of results."""
-        return self._raw_recv(lambda r: self._package(r, None))
+        return self._raw_recv(lambda r: self._package(r, False))
 
-    def _reset_result(self, result: tuple, env_id: Any) -> tuple[Any, dict[str, Any]]:
+    def _reset_result(self, result: tuple, full: bool) -> tuple[Any, dict[str, Any]]:
         obs, info = result[0], result[5]
-        self._remember(obs, env_id)
+        self._remember(obs, info, full)
         return obs, add_players(info)
 
-    def _remember(self, obs: Any, env_id: Any) -> None:
-        """Keep the latest full-batch obs, for reset_mask resets."""
-        if env_id is None and not self.is_async:
-            self._last_obs = obs
-        elif self._last_obs is not None and env_id is not None:
-            ids = np.asarray(env_id, dtype=np.int64).reshape(-1)
-            if isinstance(obs, dict):
-                self._last_obs = {k: np.array(v) for k, v in self._last_obs.items()}
+    def _remember(self, obs: Any, info: dict[str, Any], full: bool) -> None:
+        """Track the latest observation of every env, for reset_mask resets (sync mode
+        only): a full batch replaces it; partial batches are kept as (ids, obs) views
+        and merged in only when a masked reset needs them (no copy per step)."""
+        if self.is_async:
+            return
+        if full:
+            self._last_obs, self._partial = obs, []
+        elif len(info["env_id"]):
+            self._partial.append((info["env_id"], obs))
+            if len(self._partial) >= 16:  # bound the views kept alive
+                self._last_obs, self._partial = self._latest_obs(), []
+
+    def _latest_obs(self) -> Any:
+        """The last full batch with every later partial batch's rows merged in."""
+        base = self._last_obs
+        if base is None or not self._partial:
+            return base
+        merged = {k: np.array(v) for k, v in base.items()} if isinstance(base, dict) else np.array(base)
+        for ids, obs in self._partial:
+            if isinstance(merged, dict):
                 for k, v in obs.items():
-                    self._last_obs[k][ids] = v
+                    merged[k][ids] = v
             else:
-                self._last_obs = np.array(self._last_obs)
-                self._last_obs[ids] = obs
+                merged[ids] = obs
+        return merged
 
     def _package(
-        self, result: tuple, env_id: Any
+        self, result: tuple, full: bool
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, reward, terminated, truncated, _, info, final = result
         if final is not None:
             _add_final(info, final, terminated | truncated)
-        self._remember(obs, env_id)
+        self._remember(obs, info, full)
         return obs, reward, terminated, truncated, add_players(info)
 
     def _merge_masked(self, ids: np.ndarray, obs: Any, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         """Full-batch obs after a masked reset: fresh rows for ids, last rows elsewhere."""
-        if self._last_obs is None:
-            raise RuntimeError("reset with a reset_mask needs a full reset() first")
+        latest = self._latest_obs()
         if isinstance(obs, dict):
-            merged = {k: np.array(v) for k, v in self._last_obs.items()}
+            merged = {k: np.array(v) for k, v in latest.items()}
             for k, v in obs.items():
                 merged[k][ids] = v
         else:
-            merged = np.array(self._last_obs)
+            merged = np.array(latest)
             merged[ids] = obs
         full_info: dict[str, Any] = {}
         mask = np.zeros(self._num_envs, dtype=bool)
@@ -136,7 +152,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
             arr[ids] = v
             full_info[k] = arr
             full_info[f"_{k}"] = mask
-        self._last_obs = merged
+        self._last_obs, self._partial = merged, []
         return merged, add_players(full_info)
 
     def close_extras(self, **kwargs: Any) -> None:

@@ -334,3 +334,12 @@ def test_empty_env_ids_give_an_empty_batch() -> None:
         obs = pool.step(np.zeros(0, np.int32), [])[0]
         assert obs.shape == (0, 3)
         pool.close()
+
+
+def test_own_batch_larger_than_batch_size() -> None:
+    """An own-batch call may name more envs than batch_size (its batch is sized for them)."""
+    pool = busy(16, 2, num_threads=2)
+    for _ in range(20):
+        r = pool.reset(list(range(16))[::-1], None, own_batch=True)
+        np.testing.assert_array_equal(ids_of(r), list(range(16))[::-1])
+    assert pool.in_flight == 0

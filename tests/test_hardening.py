@@ -313,3 +313,32 @@ def test_mujoco_fatal_error_is_an_exception(tmp_path) -> None:
         """
     )
     assert "survived" in p.stdout
+
+
+def test_masked_reset_after_partial_batches_merges_every_env() -> None:
+    """recv() of a partial send, step(a, env_id) and EnvPool's dict action with env ids
+    all update the rows a later masked reset merges into; no copy per step."""
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=1)
+    obs, _ = env.reset()
+    env.send(np.zeros(2, np.int64), [0, 1])
+    o01 = env.recv()[0].copy()
+    o3 = env.step(np.zeros(1, np.int64), [3])[0].copy()
+    o2 = env.step({"action": np.ones(1, np.int64), "env_id": np.array([2])})[0].copy()
+    full, info = env.reset(options={"reset_mask": np.array([False, False, False, False])})
+    assert full.shape == (4, 4)
+    np.testing.assert_array_equal(full[[0, 1]], o01)
+    np.testing.assert_array_equal(full[2], o2[0])
+    np.testing.assert_array_equal(full[3], o3[0])
+
+
+def test_reset_refused_on_a_closed_pool_leaves_it_closed() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2)
+    env.seed(7)
+    env.close()
+    with pytest.raises(ValueError):
+        env.reset(seed=-1)
+    assert env.closed
+    a, _ = env.reset()  # now rebuilt; the pending seed(7) applies
+    ref = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2)
+    b, _ = ref.reset(seed=7)
+    np.testing.assert_array_equal(a, b)

@@ -402,11 +402,15 @@ class EnvPool {
     }
   }
 
-  // Every batch has the same capacity (num_envs in sync mode, where a
-  // partial send fills fewer rows; batch_size in async mode), so one
-  // recycled block size serves them all.
+  // Batches have one capacity (num_envs in sync mode, where a partial send
+  // fills fewer rows; batch_size in async mode), so one recycled block size
+  // serves them all. An async own-batch call() may name more envs than
+  // batch_size: its batch comes from blocks of num_envs rows. Under mu_
+  // (or in the constructor).
   std::shared_ptr<StateBatch> NewBatch(int rows) {
-    return std::make_shared<StateBatch>(layout_, capacity_, rows, memory_->Get());
+    if (rows <= capacity_) return std::make_shared<StateBatch>(layout_, capacity_, rows, memory_->Get());
+    if (!large_memory_) large_memory_ = std::make_shared<BatchMemory>(BatchBytes(layout_, opt_.num_envs));
+    return std::make_shared<StateBatch>(layout_, opt_.num_envs, rows, large_memory_->Get());
   }
 
   void CreateEnvs(const Family& family, const Config& config) {
@@ -687,6 +691,7 @@ class EnvPool {
   bool may_spin_ = true;
   int capacity_ = 0;
   std::shared_ptr<BatchMemory> memory_;
+  std::shared_ptr<BatchMemory> large_memory_;  // under mu_
   int num_env_keys_ = 0;
   std::vector<std::size_t> action_bytes_;
   std::vector<EnvSlot> slots_;
