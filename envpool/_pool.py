@@ -220,34 +220,34 @@ class PoolBase(EnvPoolMixin):
             return action["action"], env_id
         return action, env_id
 
-    def _raw_reset(self, env_id: Any, seed: Any, package: Callable[[tuple], Any], own_batch: bool = False) -> Any:
+    # The engine calls behind every interface. Each returns the engine's
+    # 7-tuple (obs, reward, terminated, truncated, discount, info, final); the
+    # interface shapes it with its own _package. When envs threw, the
+    # exception (ValueError, IndexError or RuntimeError, as the env threw it)
+    # carries ``env_ids`` (every env of the batch: all may be sent again),
+    # ``failed_env_ids`` and ``result``: the whole batch, which the interface
+    # packages like a normal return (see _repackage; failed rows are zeroed
+    # with terminated set).
+    def _raw_reset(self, env_id: Any, seed: Any, own_batch: bool = False) -> tuple:
         if _is_empty(env_id):
-            return self._resetting(seed, lambda s: package(self._empty_result()), resets_envs=False)
-        return self._resetting(seed, lambda s: self._deliver(lambda: self._pool.reset(env_id, s, own_batch), package))
+            return self._resetting(seed, lambda s: self._empty_result(), resets_envs=False)
+        return self._resetting(seed, lambda s: self._post(self._pool.reset(env_id, s, own_batch)))
 
-    def _raw_step(self, action: Any, env_id: Any, package: Callable[[tuple], Any]) -> Any:
-        action, env_id = self._split_action(action, env_id)
-        if _is_empty(env_id):
-            return package(self._empty_result())
-        return self._deliver(lambda: self._pool.step(action, env_id), package)
+    def _raw_step(self, action: Any, env_id: Any) -> tuple:
+        if env_id is not None or isinstance(action, dict):
+            action, env_id = self._split_action(action, env_id)
+            if _is_empty(env_id):
+                return self._empty_result()
+        return self._post(self._pool.step(action, env_id))
 
-    def _raw_recv(self, package: Callable[[tuple], Any]) -> Any:
-        return self._deliver(self._pool.recv, package)
+    def _raw_recv(self) -> tuple:
+        return self._post(self._pool.recv())
 
-    def _deliver(self, call: Callable[[], tuple], package: Callable[[tuple], Any]) -> Any:
-        """Runs an engine call and packages its batch for this interface. When envs
-        threw, the exception (ValueError, IndexError or RuntimeError, as the env threw
-        it) carries ``env_ids`` (every env of the batch: all may be sent again),
-        ``failed_env_ids`` and ``result``: the whole batch packaged like a normal
-        return (failed rows zeroed with terminated set)."""
-        try:
-            raw = call()
-        except Exception as e:
-            batch = getattr(e, "result", None)
-            if isinstance(batch, tuple) and len(batch) == 7:
-                e.result = package(self._post(batch))
-            raise
-        return package(self._post(raw))
+    def _repackage(self, error: BaseException, package: Callable[[tuple], Any]) -> None:
+        """Gives an env error's ``result`` (the engine's batch) this interface's shape."""
+        batch = getattr(error, "result", None)
+        if isinstance(batch, tuple) and len(batch) == 7:
+            error.result = package(self._post(batch))  # type: ignore[attr-defined]
 
     def _post(self, result: tuple) -> tuple:
         if self._stack is not None:

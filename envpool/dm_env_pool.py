@@ -52,15 +52,30 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
 
     def reset(self, env_id: Any = None, seed: int | list[int] | None = None) -> dm_env.TimeStep:
         """Reset envs (all by default); reseeds when given a seed (or after seed())."""
-        return self._raw_reset(env_id, seed, self._package)
+        try:
+            result = self._raw_reset(env_id, seed)
+        except Exception as e:
+            self._repackage(e, self._package)
+            raise
+        return self._package(result)
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
         """Step the given envs (default: all in sync mode, the last batch in async)."""
-        return self._raw_step(action, env_id, self._package)
+        try:
+            result = self._raw_step(action, env_id)
+        except Exception as e:
+            self._repackage(e, self._package)
+            raise
+        return self._package(result)
 
     def recv(self) -> dm_env.TimeStep:
         """Wait for the next batch of results."""
-        return self._raw_recv(self._package)
+        try:
+            result = self._raw_recv()
+        except Exception as e:
+            self._repackage(e, self._package)
+            raise
+        return self._package(result)
 
     def _package(self, result: tuple) -> dm_env.TimeStep:
         obs, reward, terminated, truncated, discount, info, _ = result

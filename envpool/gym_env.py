@@ -111,16 +111,31 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
             if env_id is not None:
                 raise ValueError("pass either env_id or options['reset_mask'], not both")
             env_id = env_ids_from_mask(options["reset_mask"], self._num_envs)
-        return self._raw_reset(env_id, seed, self._reset_result)
+        try:
+            result = self._raw_reset(env_id, seed)
+        except Exception as e:
+            self._repackage(e, self._reset_result)
+            raise
+        return self._reset_result(result)
 
     def step(self, action: Any, env_id: Any = None) -> tuple:
         """Step the given envs (default: all in sync mode, the last batch in async);
         ``env_id=[]`` returns an empty batch."""
-        return self._raw_step(action, env_id, self._package)
+        try:
+            result = self._raw_step(action, env_id)
+        except Exception as e:
+            self._repackage(e, self._package)
+            raise
+        return self._package(result)
 
     def recv(self) -> tuple:
         """Wait for the next batch of results."""
-        return self._raw_recv(self._package)
+        try:
+            result = self._raw_recv()
+        except Exception as e:
+            self._repackage(e, self._package)
+            raise
+        return self._package(result)
 
     def close(self) -> None:
         """Stop the worker threads (reset() rebuilds the pool)."""

@@ -76,8 +76,18 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
             if self._last_obs is None:
                 raise RuntimeError("reset with a reset_mask needs a full reset() first")
             # Its own batch: exactly these envs, whatever else is in flight.
-            return self._raw_reset(ids, seed, lambda r: self._merge_masked(ids, r[0], r[5]), own_batch=True)
-        return self._raw_reset(env_id, seed, lambda r: self._reset_result(r, env_id is None))
+            package: Any = lambda r: self._merge_masked(ids, r[0], r[5])  # noqa: E731
+            try:
+                return package(self._raw_reset(ids, seed, own_batch=True))
+            except Exception as e:
+                self._repackage(e, package)
+                raise
+        try:
+            result = self._raw_reset(env_id, seed)
+        except Exception as e:
+            self._repackage(e, lambda r: self._reset_result(r, env_id is None))
+            raise
+        return self._reset_result(result, env_id is None)
 
     def step(
         self, actions: Any, env_id: Any = None
@@ -87,11 +97,21 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         # Every env, in env order: a sync step naming no envs (EnvPool's dict
         # actions may name them inside).
         full = env_id is None and not (isinstance(actions, dict) and actions.get("env_id") is not None)
-        return self._raw_step(actions, env_id, lambda r: self._package(r, full))
+        try:
+            result = self._raw_step(actions, env_id)
+        except Exception as e:
+            self._repackage(e, lambda r: self._package(r, full))
+            raise
+        return self._package(result, full)
 
     def recv(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next batch of results."""
-        return self._raw_recv(lambda r: self._package(r, False))
+        try:
+            result = self._raw_recv()
+        except Exception as e:
+            self._repackage(e, lambda r: self._package(r, False))
+            raise
+        return self._package(result, False)
 
     def _reset_result(self, result: tuple, full: bool) -> tuple[Any, dict[str, Any]]:
         obs, info = result[0], result[5]
