@@ -46,6 +46,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         self.metadata = {"autoreset_mode": _MODES[self.config["autoreset_mode"]]}
         self._last_obs: Any = None
         self._partial: list[tuple[np.ndarray, Any]] = []
+        self._all_ids = np.arange(self._num_envs)
 
     @property
     def is_vector_env(self) -> bool:
@@ -124,10 +125,18 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         and merged in only when a masked reset needs them (no copy per step)."""
         if self.is_async:
             return
+        ids = info["env_id"]
+        if not full and len(ids) == self._num_envs:
+            # recv() of every env (after async_reset() or a full send()).
+            if (ids == self._all_ids).all():
+                full = True
+            elif self._last_obs is None:
+                self._last_obs = _scatter(obs, ids)
+                return
         if full:
             self._last_obs, self._partial = obs, []
-        elif len(info["env_id"]):
-            self._partial.append((info["env_id"], obs))
+        elif len(ids):
+            self._partial.append((ids, obs))
             if len(self._partial) >= 16:  # bound the views kept alive
                 self._last_obs, self._partial = self._latest_obs(), []
 
@@ -177,10 +186,21 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
 
     def close_extras(self, **kwargs: Any) -> None:
         PoolBase.close(self)
+        # A rebuilt pool's envs start afresh: a masked reset needs a full reset first.
+        self._last_obs, self._partial = None, []
 
     def close(self, **kwargs: Any) -> None:
         """Close the pool (gymnasium's close, which calls close_extras)."""
         VectorEnv.close(self, **kwargs)
+
+
+def _scatter(obs: Any, ids: np.ndarray) -> Any:
+    """Rows given in ``ids`` order, put in env order."""
+    if isinstance(obs, dict):
+        return {k: _scatter(v, ids) for k, v in obs.items()}
+    out = np.empty_like(obs)
+    out[ids] = obs
+    return out
 
 
 def _add_final(info: dict[str, Any], final: tuple, done: np.ndarray) -> None:
