@@ -95,6 +95,21 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every env (or, in async mode, the envs of the last batch), or the envs in
         ``env_id``, returning only their rows in that order."""
+        if env_id is None and self._stack is None and not isinstance(actions, dict):
+            # The common case, without the layers (every env in sync mode).
+            try:
+                obs, reward, terminated, truncated, _, info, final = self._pool.step(actions, None)
+            except Exception as e:
+                self._repackage(e, lambda r: self._package(r, True))
+                raise
+            if final is not None:
+                _add_final(info, final, terminated | truncated)
+            if not self.is_async:
+                self._last_obs = obs
+                if self._partial:
+                    self._partial = []
+            info["players"] = {"env_id": info["env_id"]}  # EnvPool's (one player per env)
+            return obs, reward, terminated, truncated, info
         # Every env, in env order: a sync step naming no envs (EnvPool's dict
         # actions may name them inside).
         full = env_id is None and not (isinstance(actions, dict) and actions.get("env_id") is not None)
@@ -108,7 +123,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
     def recv(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next batch of results."""
         try:
-            result = self._raw_recv()
+            result = self._pool.recv() if self._stack is None else self._raw_recv()
         except Exception as e:
             self._repackage(e, lambda r: self._package(r, False))
             raise
@@ -160,8 +175,14 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         obs, reward, terminated, truncated, _, info, final = result
         if final is not None:
             _add_final(info, final, terminated | truncated)
-        self._remember(obs, info, full)
-        return obs, reward, terminated, truncated, add_players(info)
+        if full and not self.is_async:  # _remember's common case, inline
+            self._last_obs = obs
+            if self._partial:
+                self._partial = []
+        else:
+            self._remember(obs, info, full)
+        info["players"] = {"env_id": info["env_id"]}  # EnvPool's (one player per env)
+        return obs, reward, terminated, truncated, info
 
     def _merge_masked(self, ids: np.ndarray, obs: Any, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         """Full-batch obs after a masked reset: fresh rows for ids, last rows elsewhere."""

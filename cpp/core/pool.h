@@ -158,8 +158,8 @@ class EnvPool {
   // recv(); in async mode they join the ring. All checks happen before any
   // change, so a call that throws leaves the pool as it was.
   void Send(Task::Kind kind, const int* env_ids, int n, const char* const* actions, const uint64_t* seeds) {
-    Caller caller(this);
     std::unique_lock<std::mutex> lock(mu_);
+    NoteCaller();
     ThrowIfClosed();
     CheckEnvIds(env_ids, n);
     if (n == 0 && !sync_) return;
@@ -176,9 +176,9 @@ class EnvPool {
   std::shared_ptr<StateBatch> Step(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
                                    const uint64_t* seeds) {
     if (sync_) return Call(kind, env_ids, n, actions, seeds);
-    Caller caller(this);
     {
       std::lock_guard<std::mutex> lock(mu_);
+      NoteCaller();
       if (!multi_caller_ && unreserved_ + n < opt_.batch_size) throw WouldWaitForever(unreserved_ + n);
     }
     Send(kind, env_ids, n, actions, seeds);
@@ -189,10 +189,10 @@ class EnvPool {
   // batch of their own (in async mode, without touching the ring).
   std::shared_ptr<StateBatch> Call(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
                                    const uint64_t* seeds) {
-    Caller caller(this);
     std::shared_ptr<StateBatch> batch;
     {
       std::lock_guard<std::mutex> lock(mu_);
+      NoteCaller();
       ThrowIfClosed();
       CheckEnvIds(env_ids, n);
       batch = NewBatch(n);
@@ -206,11 +206,11 @@ class EnvPool {
   // Waits for the next batch: in sync mode the oldest send()'s, in async
   // mode the next batch_size envs to finish. Call without holding the GIL.
   std::shared_ptr<StateBatch> Recv() {
-    Caller caller(this);
     std::shared_ptr<StateBatch> batch;
     int64_t number = -1;
     {
       std::unique_lock<std::mutex> lock(mu_);
+      NoteCaller();
       ThrowIfClosed();
       if (sync_) {
         if (pending_.empty()) throw std::runtime_error("recv() called with nothing in flight: send() first");
@@ -277,22 +277,17 @@ class EnvPool {
     int row;
   };
 
-  // Counts the calling threads and notices a second one: from then on a
-  // recv() that finds too few envs in flight waits for another thread's
-  // send() instead of raising.
-  class Caller {
-   public:
-    explicit Caller(EnvPool* p) {
-      const std::thread::id me = std::this_thread::get_id();
-      std::lock_guard<std::mutex> lock(p->mu_);
-      if (p->first_caller_ == std::thread::id()) {
-        p->first_caller_ = me;
-      } else if (p->first_caller_ != me && !p->multi_caller_) {
-        p->multi_caller_ = true;
-        p->cv_.notify_all();
-      }
+  // Notices a second calling thread (under mu_): from then on a recv()
+  // that finds too few envs in flight waits for another thread's send()
+  // instead of raising.
+  void NoteCaller() {
+    const std::thread::id me = std::this_thread::get_id();
+    if (first_caller_ == std::thread::id()) {
+      first_caller_ = me;
+    } else if (!multi_caller_ && first_caller_ != me) {
+      multi_caller_ = true;
     }
-  };
+  }
 
   std::runtime_error WouldWaitForever(int available) const {
     return std::runtime_error("recv() would wait forever: " + std::to_string(available) +
