@@ -271,6 +271,7 @@ class PoolBase(EnvPoolMixin):
         final = None
         if self.config.get("autoreset_mode") == "same_step":
             final = (obs, {k: v for k, v in info.items() if k not in ("env_id", "elapsed_step")})
+        add_players(info)  # as the engine's batches have it
         return obs, common["reward"], common["terminated"], common["truncated"], common["discount"], info, final
 
     def send(self, action: Any, env_id: Any = None) -> None:

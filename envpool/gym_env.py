@@ -16,7 +16,7 @@ import gymnasium
 from gymnasium import spaces as gymnasium_spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from envpool._pool import PoolBase, add_players, env_ids_from_mask
+from envpool._pool import PoolBase, env_ids_from_mask
 from envpool._spec import EnvSpec
 from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
 
@@ -145,12 +145,11 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
         PoolBase.close(self)
 
     def _reset_result(self, result: tuple) -> Any:
-        obs, info = result[0], add_players(result[5])
+        obs, info = result[0], result[5]
         return (obs, info) if self._return_info else obs
 
     def _package(self, result: tuple) -> tuple:
         obs, reward, terminated, truncated, _, info, _ = result
-        info["players"] = {"env_id": info["env_id"]}  # EnvPool's (one player per env)
         if self._legacy:
             info["TimeLimit.truncated"] = truncated & ~terminated
             return obs, reward, terminated | truncated, info

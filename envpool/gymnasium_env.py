@@ -108,7 +108,6 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
                 self._last_obs = obs
                 if self._partial:
                     self._partial = []
-            info["players"] = {"env_id": info["env_id"]}  # EnvPool's (one player per env)
             return obs, reward, terminated, truncated, info
         # Every env, in env order: a sync step naming no envs (EnvPool's dict
         # actions may name them inside).
@@ -132,7 +131,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
     def _reset_result(self, result: tuple, full: bool) -> tuple[Any, dict[str, Any]]:
         obs, info = result[0], result[5]
         self._remember(obs, info, full)
-        return obs, add_players(info)
+        return obs, info
 
     def _remember(self, obs: Any, info: dict[str, Any], full: bool) -> None:
         """Track the latest observation of every env, for reset_mask resets (sync mode
@@ -181,7 +180,6 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
                 self._partial = []
         else:
             self._remember(obs, info, full)
-        info["players"] = {"env_id": info["env_id"]}  # EnvPool's (one player per env)
         return obs, reward, terminated, truncated, info
 
     def _merge_masked(self, ids: np.ndarray, obs: Any, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
@@ -198,6 +196,8 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         mask = np.zeros(self._num_envs, dtype=bool)
         mask[ids] = True
         for k, v in info.items():
+            if k == "players":
+                continue  # rebuilt below from the merged env_id
             arr = np.zeros((self._num_envs, *v.shape[1:]), dtype=v.dtype)
             arr[ids] = v
             full_info[k] = arr

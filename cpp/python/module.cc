@@ -671,6 +671,10 @@ class PyPool {
     last_ids_.assign(ids, ids + rows);
     py::dict info;
     for (const OutputKey& o : info_) info[o.name] = View(o, b, rows, base);
+    // EnvPool's info["players"]["env_id"] (one player per env here).
+    py::dict players;
+    players[env_id_key_] = info[env_id_key_];
+    info[players_key_] = players;
     py::object final = py::none();
     if (!final_obs_.empty()) {
       py::dict final_info;
@@ -692,6 +696,7 @@ class PyPool {
   std::vector<py::dtype> action_dtypes_;
   std::vector<bool> discrete_;
   std::vector<int> all_ids_, last_ids_;  // last_ids_: with the GIL held
+  py::str env_id_key_{"env_id"}, players_key_{"players"};
 };
 
 py::tuple MakeSpec(const std::string& family_name, const py::dict& user_config) {
