@@ -2,9 +2,8 @@
 //
 // send() copies each env's action into that env's own slot and queues a
 // task; workers run tasks and write results in place into a state batch;
-// recv() waits for a batch to complete (in sync mode running queued tasks
-// itself while it waits, so a small batch costs no thread hand-off) and
-// hands it over.
+// recv() waits for a batch to complete (running queued tasks itself while
+// it waits, so a small batch costs no thread hand-off) and hands it over.
 //
 // Sync mode (batch_size == num_envs): every send gets its own batch, rows
 // in the order of the env ids sent. Async mode: batches of batch_size rows
@@ -116,7 +115,7 @@ class EnvPool {
       : opt_(Resolve(opt)), env_spec_(family.make_spec(config)),
         layout_(BuildLayout(env_spec_, opt.autoreset)),
         sync_(opt_.batch_size == opt_.num_envs),
-        num_workers_(NumWorkers(opt_, sync_)),
+        num_workers_(NumWorkers(opt_)),
         queue_(sync_ ? num_workers_ + 1 : 1, static_cast<std::size_t>(opt_.num_envs)) {
     capacity_ = opt_.batch_size;
     if (!sync_) ring_size_ = (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 2;
@@ -131,7 +130,7 @@ class EnvPool {
     }
     // Spinning only pays while every waiting thread has a core of its own;
     // otherwise a spinner takes the core of a thread with work to do.
-    if (num_workers_ + (sync_ ? 1 : 0) > UsableCores()) {
+    if (num_workers_ + 1 > UsableCores()) {
       may_spin_ = false;
       spins_.store(0);
     }
@@ -235,8 +234,17 @@ class EnvPool {
         batch = slot.owner;
       }
     }
-    Wait(batch);
-    Finish(batch, number);
+    ReceiverTicket& mine = Receiving();
+    mine = ReceiverTicket{this, number, false};
+    try {
+      Wait(batch);
+    } catch (...) {
+      mine = ReceiverTicket{};
+      throw;
+    }
+    const bool published = mine.published;
+    mine = ReceiverTicket{};
+    Finish(batch, published ? -1 : number);
     return batch;
   }
 
@@ -333,9 +341,12 @@ class EnvPool {
     }
     in_flight_total_ += n;
     if (batch == nullptr) unreserved_ += n;
-    // In sync mode the thread that will recv() runs tasks too, so one task
-    // is left for it rather than paying a wake-up: a single-env step never
-    // leaves this thread. Workers still take it if they are awake.
+    // The thread that will recv() runs tasks too. In sync mode one task is
+    // left for it rather than paying a wake-up: a single-env step never
+    // leaves this thread (workers still take it if they are awake). In
+    // async mode every task wakes a worker, so the oldest tasks (a
+    // straggler sent first) go to workers and the receiving thread helps
+    // with the newest, and is rarely the one stuck in a slow env.
     if (n > 0) queue_.Push(tasks_.data(), n, sync_ ? n - 1 : n);
   }
 
@@ -466,16 +477,14 @@ class EnvPool {
     return opt;
   }
 
-  // Sync mode: the caller steps envs while it waits in recv(), so it is
-  // one of the num_threads stepping threads and num_threads - 1 workers
-  // start (a batch needs every env anyway, and a single-env step never
-  // leaves the calling thread). Async mode: num_threads workers and the
-  // caller only waits. A caller that stepped envs there could be inside a
-  // slow env's step when the first batch_size envs have finished, and
-  // recv() would return late: the straggler tolerance async mode is for.
-  static int NumWorkers(const PoolOptions& opt, bool sync) {
-    return sync ? std::max(1, opt.num_threads - 1) : opt.num_threads;
-  }
+  // The caller steps envs while it waits in recv(), so it is one of the
+  // num_threads stepping threads, in both modes: num_threads - 1 workers
+  // start (a single-env step never leaves the calling thread, and a small
+  // batch pays no thread hand-off). With num_threads workers and a caller
+  // that only waited, async HalfCheetah-v4 (8 envs, batch 4, 2 threads on
+  // 2 cores) ran at half the speed: three threads shared two cores and every
+  // batch paid a wake-up.
+  static int NumWorkers(const PoolOptions& opt) { return std::max(1, opt.num_threads - 1); }
 
   static int UsableCores() {
     cpu_set_t set;
@@ -489,10 +498,10 @@ class EnvPool {
   // so an env waits for at most the envs sent before it, whatever any
   // worker is busy with (with a lane per worker, an env queued behind a
   // slow worker waited up to 20 batches of 16 envs / 4 where FIFO waits 5).
-  int caller_lane() const { return num_workers_; }
+  int caller_lane() const { return sync_ ? num_workers_ : 0; }
   int worker_lane(int worker) const { return sync_ ? worker : 0; }
 
-  // Runs queued tasks (sync mode) until `batch` is complete. If the pool is closed
+  // Runs queued tasks until `batch` is complete. If the pool is closed
   // meanwhile, the batch is kept alive for the workers still writing to it
   // and PoolClosed is thrown.
   void Wait(const std::shared_ptr<StateBatch>& batch) {
@@ -500,7 +509,7 @@ class EnvPool {
     Task task;
     while (!b->done.Done()) {
       if (closed_.load()) Abandon(batch);
-      if (sync_ && queue_.TryPop(caller_lane(), &task)) {
+      if (queue_.TryPop(caller_lane(), &task)) {
         if (task.kind == Task::kStop) {
           queue_.ReturnStop();
           Abandon(batch);
@@ -547,6 +556,17 @@ class EnvPool {
     // is being received, so wait for it. Once the pool is closed nobody
     // receives or republishes: the row goes to a batch of its own.
     for (int spin = 0; slot.number.load(std::memory_order_acquire) != number; ++spin) {
+      // Receiving threads help, and several of them can each wait, inside a
+      // task, for a slot that another one republishes only once it is done
+      // receiving (a cycle). So a receiving thread that must wait first
+      // republishes the slot of its own batch, as soon as that batch is
+      // complete (its rows were all claimed before this one and are written
+      // at once), rather than after its task.
+      ReceiverTicket& mine = Receiving();
+      if (mine.pool == p && !mine.published && mine.number >= 0) {
+        p->PublishOwnEarly(mine);
+        if (mine.published) continue;
+      }
       if (spin > 64) {
         if (p->closed_.load()) {
           t->batch = p->DiscardBatch();
@@ -562,6 +582,35 @@ class EnvPool {
     t->row = static_cast<int>(idx % p->opt_.batch_size);
     p->PointAt(*t->slot, t->batch, t->row);
     t->claimed = true;
+  }
+
+  // The async batch a receiving thread is waiting for, per thread (a
+  // thread receives from one pool at a time).
+  struct ReceiverTicket {
+    EnvPool* pool = nullptr;
+    int64_t number = -1;
+    bool published = false;  // its slot already holds its successor
+  };
+  static ReceiverTicket& Receiving() {
+    thread_local ReceiverTicket ticket;
+    return ticket;
+  }
+
+  // Republishes the slot of the batch this thread receives once that batch
+  // is complete (its rows are claimed by threads that write them at once),
+  // before this thread has finished receiving it.
+  void PublishOwnEarly(ReceiverTicket& mine) {
+    StateBatch* own = ring_[mine.number % ring_size_].batch;
+    while (!own->done.Done()) {
+      if (closed_.load()) return;  // the claim goes to a discard batch
+      sched_yield();
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      Publish(static_cast<uint64_t>(mine.number + ring_size_));
+    }
+    cv_.notify_all();
+    mine.published = true;
   }
 
   // A one-row batch for a result nobody will receive (the pool is closed),
