@@ -238,10 +238,12 @@ class PoolBase(EnvPoolMixin):
             action, env_id = self._split_action(action, env_id)
             if _is_empty(env_id):
                 return self._empty_result()
-        return self._post(self._pool.step(action, env_id))
+        result = self._pool.step(action, env_id)
+        return result if self._stack is None else self._stack.apply(result)  # _post, inline: the hot path
 
     def _raw_recv(self) -> tuple:
-        return self._post(self._pool.recv())
+        result = self._pool.recv()
+        return result if self._stack is None else self._stack.apply(result)
 
     def _repackage(self, error: BaseException, package: Callable[[tuple], Any]) -> None:
         """Gives an env error's ``result`` (the engine's batch) this interface's shape."""

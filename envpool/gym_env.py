@@ -122,10 +122,7 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
         """Step the given envs (default: all in sync mode, the last batch in async);
         ``env_id=[]`` returns an empty batch."""
         try:
-            if env_id is None and self._stack is None and not isinstance(action, dict):
-                result = self._pool.step(action, None)  # the common case, without the layers
-            else:
-                result = self._raw_step(action, env_id)
+            result = self._raw_step(action, env_id)
         except Exception as e:
             self._repackage(e, self._package)
             raise
@@ -134,7 +131,7 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
     def recv(self) -> tuple:
         """Wait for the next batch of results."""
         try:
-            result = self._pool.recv() if self._stack is None else self._raw_recv()
+            result = self._raw_recv()
         except Exception as e:
             self._repackage(e, self._package)
             raise

@@ -95,20 +95,6 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every env (or, in async mode, the envs of the last batch), or the envs in
         ``env_id``, returning only their rows in that order."""
-        if env_id is None and self._stack is None and not isinstance(actions, dict):
-            # The common case, without the layers (every env in sync mode).
-            try:
-                obs, reward, terminated, truncated, _, info, final = self._pool.step(actions, None)
-            except Exception as e:
-                self._repackage(e, lambda r: self._package(r, True))
-                raise
-            if final is not None:
-                _add_final(info, final, terminated | truncated)
-            if not self.is_async:
-                self._last_obs = obs
-                if self._partial:
-                    self._partial = []
-            return obs, reward, terminated, truncated, info
         # Every env, in env order: a sync step naming no envs (EnvPool's dict
         # actions may name them inside).
         full = env_id is None and not (isinstance(actions, dict) and actions.get("env_id") is not None)
@@ -122,7 +108,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
     def recv(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next batch of results."""
         try:
-            result = self._pool.recv() if self._stack is None else self._raw_recv()
+            result = self._raw_recv()
         except Exception as e:
             self._repackage(e, lambda r: self._package(r, False))
             raise
@@ -139,17 +125,22 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         and merged in only when a masked reset needs them (no copy per step)."""
         if self.is_async:
             return
+        if full:  # the common case first: a sync step of every env
+            self._last_obs = obs
+            if self._partial:
+                self._partial = []
+            return
         ids = info["env_id"]
-        if not full and len(ids) == self._num_envs:
-            # recv() of every env (after async_reset() or a full send()).
+        if len(ids) == self._num_envs:
+            # Every env in one batch (a recv() after async_reset() or a full
+            # send(), or a step naming every env), in env order or not.
             if (ids == self._all_ids).all():
-                full = True
-            elif self._last_obs is None:
+                self._last_obs, self._partial = obs, []
+                return
+            if self._last_obs is None:
                 self._last_obs = _scatter(obs, ids)
                 return
-        if full:
-            self._last_obs, self._partial = obs, []
-        elif len(ids):
+        if len(ids):
             self._partial.append((ids, obs))
             if len(self._partial) >= 16:  # bound the views kept alive
                 self._last_obs, self._partial = self._latest_obs(), []
@@ -174,12 +165,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         obs, reward, terminated, truncated, _, info, final = result
         if final is not None:
             _add_final(info, final, terminated | truncated)
-        if full and not self.is_async:  # _remember's common case, inline
-            self._last_obs = obs
-            if self._partial:
-                self._partial = []
-        else:
-            self._remember(obs, info, full)
+        self._remember(obs, info, full)
         return obs, reward, terminated, truncated, info
 
     def _merge_masked(self, ids: np.ndarray, obs: Any, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:

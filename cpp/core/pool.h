@@ -395,7 +395,7 @@ class EnvPool {
     if (pages <= 0 || page <= 0) return;
     const double physical = static_cast<double>(pages) * static_cast<double>(page);
     double row = 0;
-    for (const ArraySpec& a : layout_.specs) row += static_cast<double>(a.NumElements()) * DTypeSize(a.dtype);
+    for (std::size_t b : layout_.row_bytes) row += static_cast<double>(b);
     // Batches in use at once (the ring, or a sync batch and the caller's
     // last one), plus each env's own copy of its state, at the least.
     const double batches = sync_ ? 2.0 : static_cast<double>(ring_size_);
