@@ -552,6 +552,8 @@ class PyPool {
   const std::vector<int>& EnvIds(const py::object& env_id) {
     if (!env_id.is_none()) return ToIds(env_id);
     if (pool_->sync()) return all_ids_;
+    // A copy: another thread's recv() may replace last_ids_ while this call
+    // runs without the GIL.
     std::vector<int>& ids = scratch().ids;
     ids = last_ids_;
     return ids;
