@@ -159,15 +159,19 @@ class _FrameStack:
 class PoolBase(EnvPoolMixin):
     """Owns one engine pool; subclasses shape its results for one API.
 
-    The engine calls used: ``_envpool.Pool(family, config)``, ``.reset(env_id, seed)``,
+    The engine calls used: ``_envpool.Pool(family, config, with_discount)``, ``.reset(env_id, seed)``,
     ``.send_reset(env_id, seed)``, ``.step(action, env_id)``, ``.send(action, env_id)``,
     ``.recv()`` (each result a 7-tuple (obs, reward, terminated, truncated, discount,
-    info, final)), ``.close()`` and ``.closed``.
+    info, final); discount is None unless the interface asks for it with
+    ``_WITH_DISCOUNT``), ``.close()`` and ``.closed``.
     """
+
+    # Only the dm interface hands out discounts; the others save a view per call.
+    _WITH_DISCOUNT = True
 
     def __init__(self, task_id: str, **config: Any) -> None:
         self.spec = make_pool_spec(task_id, config)
-        self._pool = _envpool.Pool(self.spec.family, _engine_config(self.spec))
+        self._pool = self._new_pool()
         self.config = self.spec.config
         self._num_envs = int(self.config["num_envs"])
         self._batch_size = int(self.config["batch_size"]) or self._num_envs
@@ -176,6 +180,12 @@ class PoolBase(EnvPoolMixin):
         k = int(self.config.get("frame_stack", 1))
         obs_specs = [s for s in self.spec.state_spec if s[0] == "obs" or s[0].startswith("obs:")]
         self._stack = _FrameStack(k, self._num_envs, obs_specs) if k > 1 else None
+        # step() of the default envs with an array action goes straight to the
+        # engine when nothing is added in Python (saves a call per step).
+        self._direct = self._stack is None
+
+    def _new_pool(self) -> Any:
+        return _envpool.Pool(self.spec.family, _engine_config(self.spec), self._WITH_DISCOUNT)
 
     # -- the engine's calls, with EnvPool's conveniences ----------------------
     def _resetting(self, seed: Any, call: Callable[[Any], Any], resets_envs: bool = True) -> Any:
@@ -185,7 +195,7 @@ class PoolBase(EnvPoolMixin):
         closed, the pending seed pending); one where envs failed did reset the others."""
         old = None
         if self._pool.closed:
-            old, self._pool = self._pool, _envpool.Pool(self.spec.family, _engine_config(self.spec))
+            old, self._pool = self._pool, self._new_pool()
         # A reset of no envs (reset([]) each step, as Sample Factory does) keeps it.
         pending = resets_envs and seed is None and self._next_seed is not None
         try:

@@ -81,6 +81,8 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
     with gym < 0.26 installed).
     """
 
+    _WITH_DISCOUNT = False
+
     def __init__(self, task_id: str, **config: Any) -> None:
         explicit_info = "gym_reset_return_info" in config
         super().__init__(task_id, **config)
@@ -122,7 +124,10 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
         """Step the given envs (default: all in sync mode, the last batch in async);
         ``env_id=[]`` returns an empty batch."""
         try:
-            result = self._raw_step(action, env_id)
+            if env_id is None and self._direct and type(action) is not dict:
+                result = self._pool.step(action, None)
+            else:
+                result = self._raw_step(action, env_id)
         except Exception as e:
             self._repackage(e, self._package)
             raise

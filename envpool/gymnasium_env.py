@@ -30,6 +30,8 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
     gives gymnasium's batched ones instead.
     """
 
+    _WITH_DISCOUNT = False
+
     def __init__(self, task_id: str, **config: Any) -> None:
         PoolBase.__init__(self, task_id, **config)
         if not self.config["gym_reset_return_info"]:
@@ -97,9 +99,13 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         ``env_id``, returning only their rows in that order."""
         # Every env, in env order: a sync step naming no envs (EnvPool's dict
         # actions may name them inside).
-        full = env_id is None and not (isinstance(actions, dict) and actions.get("env_id") is not None)
         try:
-            result = self._raw_step(actions, env_id)
+            if env_id is None and self._direct and type(actions) is not dict:
+                full = True
+                result = self._pool.step(actions, None)
+            else:
+                full = env_id is None and not (isinstance(actions, dict) and actions.get("env_id") is not None)
+                result = self._raw_step(actions, env_id)
         except Exception as e:
             self._repackage(e, lambda r: self._package(r, full))
             raise
@@ -165,7 +171,10 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         obs, reward, terminated, truncated, _, info, final = result
         if final is not None:
             _add_final(info, final, terminated | truncated)
-        self._remember(obs, info, full)
+        if full and not self._partial and not self.is_async:
+            self._last_obs = obs  # _remember's common case, inline: the hot path
+        else:
+            self._remember(obs, info, full)
         return obs, reward, terminated, truncated, info
 
     def _merge_masked(self, ids: np.ndarray, obs: Any, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:

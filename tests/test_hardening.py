@@ -71,6 +71,18 @@ def test_int64_action_checked_before_cast(value: int) -> None:
     env.step(np.array([0, 1], np.uint64))  # in range: fine, whatever the dtype
 
 
+@pytest.mark.parametrize("dtype", [">i8", "<i8", ">u2", ">i4", "|i1"])
+def test_action_range_checked_in_any_byte_order(dtype: str) -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2, max_episode_steps=3)
+    env.reset(seed=0)
+    _, _, _, _, info = env.step(np.array([1, 0], dtype))
+    assert list(info["elapsed_step"]) == [1, 1]
+    # 256 (or 2**32 + 1 in 8 bytes) read in the wrong byte order would be 1 (or 2**56).
+    big = np.array([0, 256 if np.dtype(dtype).itemsize > 1 else -1], dtype)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(big)
+
+
 @pytest.mark.parametrize(
     "config",
     [

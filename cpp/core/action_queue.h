@@ -108,8 +108,9 @@ class ActionQueue {
     std::size_t capacity = 0;
     uint64_t tail = 0;  // producer only
     alignas(64) std::atomic<uint64_t> head{0};
-    // Claims by the lane's consumers; receiving threads share a lane, so
-    // atomic (relaxed: it only paces the fairness turns).
+    // Claims by the lane's consumers. Receiving threads share a lane, so it
+    // is atomic, but read and written without a locked instruction: a lost
+    // count between two receivers only shifts a fairness turn.
     alignas(64) std::atomic<uint32_t> owner_claims{0};
   };
   static constexpr uint32_t kFairEvery = 8;
@@ -122,7 +123,9 @@ class ActionQueue {
   // claimed before anyone stops.
   Task Claim(int own) {
     const int n = num_lanes();
-    const uint32_t turn = lanes_[own].owner_claims.fetch_add(1, std::memory_order_relaxed) + 1;
+    std::atomic<uint32_t>& claims = lanes_[own].owner_claims;
+    const uint32_t turn = claims.load(std::memory_order_relaxed) + 1;
+    claims.store(turn, std::memory_order_relaxed);
     const int first = turn % kFairEvery != 0 ? own : static_cast<int>(turn / kFairEvery % n);
     for (;;) {
       const bool stopping = stopping_.load(std::memory_order_seq_cst);

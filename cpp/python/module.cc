@@ -227,7 +227,10 @@ struct OutputKey {
 
 class PyPool {
  public:
-  PyPool(const std::string& family_name, const py::dict& user_config) {
+  // with_discount=false leaves the discount slot of results None (saves a
+  // view per call for interfaces that do not hand discounts out).
+  PyPool(const std::string& family_name, const py::dict& user_config, bool with_discount)
+      : with_discount_(with_discount) {
     const envpool::Family& family = GetFamily(family_name);
     config_ = BuildConfig(family, user_config);
     envpool::PoolOptions opt = ParseOptions(config_);
@@ -599,7 +602,10 @@ class PyPool {
   // `a` has an integer dtype of any width and signedness, as given.
   static void CheckRange(const ArraySpec& spec, py::array a, const std::string& label) {
     const auto lo = static_cast<int64_t>(spec.low[0]), hi = static_cast<int64_t>(spec.high[0]);
-    if (!(a.flags() & py::array::c_style) || !a.dtype().attr("isnative").cast<bool>())
+    // Native byte order: '=' or '|', or this machine's own explicit one.
+    const char order = a.dtype().byteorder();
+    const bool native = order == '=' || order == '|' || order == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? '>' : '<');
+    if (!(a.flags() & py::array::c_style) || !native)
       a = py::array(a.attr("astype")(a.dtype().attr("newbyteorder")("="), py::arg("order") = "C"));
     auto fail = [&](const std::string& v, py::ssize_t i) {
       throw py::value_error(label + " " + v + " (row " + std::to_string(i) + ") is out of range [" +
@@ -671,12 +677,21 @@ class PyPool {
     const envpool::StateBatch& b = *batch;
     const int32_t* ids = reinterpret_cast<const int32_t*>(b.key_base[envpool::kEnvId]);
     last_ids_.assign(ids, ids + rows);
+    // The C API: pybind11's item accessors cost as much again, and this
+    // runs once per step() call.
     py::dict info;
-    for (const OutputKey& o : info_) info[o.name] = View(o, b, rows, base);
+    PyObject* env_id = nullptr;
+    for (const OutputKey& o : info_) {
+      py::array view = View(o, b, rows, base);
+      if (PyDict_SetItem(info.ptr(), o.name.ptr(), view.ptr()) != 0) throw py::error_already_set();
+      if (o.key == envpool::kEnvId) env_id = view.ptr();
+    }
+    if (env_id == nullptr) throw std::logic_error("a batch without env ids");
     // EnvPool's info["players"]["env_id"] (one player per env here).
     py::dict players;
-    players[env_id_key_] = info[env_id_key_];
-    info[players_key_] = players;
+    if (PyDict_SetItem(players.ptr(), env_id_key_.ptr(), env_id) != 0 ||
+        PyDict_SetItem(info.ptr(), players_key_.ptr(), players.ptr()) != 0)
+      throw py::error_already_set();
     py::object final = py::none();
     if (!final_obs_.empty()) {
       py::dict final_info;
@@ -686,7 +701,8 @@ class PyPool {
     return py::make_tuple(Group(obs_, b, rows, base), View(Common(envpool::kReward), b, rows, base),
                           View(Common(envpool::kTerminated), b, rows, base),
                           View(Common(envpool::kTruncated), b, rows, base),
-                          View(Common(envpool::kDiscount), b, rows, base), info, final);
+                          with_discount_ ? py::object(View(Common(envpool::kDiscount), b, rows, base)) : py::none(),
+                          info, final);
   }
 
   const OutputKey& Common(int key) const { return common_[key]; }
@@ -699,6 +715,7 @@ class PyPool {
   std::vector<bool> discrete_;
   std::vector<int> all_ids_, last_ids_;  // last_ids_: with the GIL held
   py::str env_id_key_{"env_id"}, players_key_{"players"};
+  bool with_discount_ = true;
 };
 
 py::tuple MakeSpec(const std::string& family_name, const py::dict& user_config) {
@@ -746,7 +763,8 @@ PYBIND11_MODULE(_envpool, m) {
         py::arg("seconds"), "Steps/s of the bare emulator/simulator, one env per thread, no engine");
 
   py::class_<PyPool>(m, "Pool")
-      .def(py::init<const std::string&, const py::dict&>(), py::arg("family"), py::arg("config"))
+      .def(py::init<const std::string&, const py::dict&, bool>(), py::arg("family"), py::arg("config"),
+           py::arg("with_discount") = true)
       .def_property_readonly("config", &PyPool::config)
       .def_property_readonly("state_spec", &PyPool::state_spec)
       .def_property_readonly("action_spec", &PyPool::action_spec)
