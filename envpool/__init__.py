@@ -17,12 +17,11 @@ from envpool.registration import list_all_envs, register
 
 __version__ = "0.1.0"
 
-# Each task table is loaded only when its families were compiled in (the
-# Atari and MuJoCo families are build options); the value is one of them.
-_TASK_MODULES = {"classic_control": "CartPole", "atari": "Atari", "mujoco": "Ant-v4"}
-for _module, _family in _TASK_MODULES.items():
-    if _family in _envpool.families():
-        importlib.import_module(f"envpool.tasks.{_module}")
+# Each family compiled in names the module whose import registers its task
+# ids (the Atari and MuJoCo families are build options).
+for _module in dict.fromkeys(meta["task_module"] for meta in _envpool.families().values()):
+    if _module:
+        importlib.import_module(_module)
 
 _ENV_TYPES = ("gymnasium", "gym", "dm")
 

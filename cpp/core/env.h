@@ -104,6 +104,14 @@ struct Family {
   // Integer keys that also take a name (e.g. MuJoCo's main_body: a body id
   // or a body name); the env reads either alternative from the Config.
   std::vector<std::string> id_or_name_keys = {};
+  // What Python and the bench learn about the family (_envpool.families()):
+  // its kind ("classic_control", "atari", "mujoco", "testing"), the Python
+  // module whose import registers its task ids ("" for none), and the
+  // bench's defaults for it (e.g. "quick_num_envs": the --num-envs of the
+  // short default run).
+  std::string kind = "testing";
+  std::string task_module = "";
+  Config bench = {};
 };
 
 // The process-wide table of families, filled once at module load.
@@ -114,6 +122,25 @@ inline std::vector<Family>& Families() {
 
 inline void RegisterFamily(Family family) {
   Families().push_back(std::move(family));
+}
+
+// A family folder's register.cc defines one static FamilyRegistrar, so no
+// central list names the families. The functions run when the Python module
+// loads (RunFamilyRegistrations), not during static initialisation: a
+// registration may throw (e.g. MuJoCo's version check), which must become
+// an ImportError, not std::terminate.
+inline std::vector<void (*)()>& FamilyRegistrations() {
+  static std::vector<void (*)()> fns;
+  return fns;
+}
+
+struct FamilyRegistrar {
+  explicit FamilyRegistrar(void (*fn)()) { FamilyRegistrations().push_back(fn); }
+};
+
+inline void RunFamilyRegistrations() {
+  if (!Families().empty()) return;
+  for (void (*fn)() : FamilyRegistrations()) fn();
 }
 
 inline const Family* FindFamily(const std::string& name) {

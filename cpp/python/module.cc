@@ -26,13 +26,6 @@ using envpool::Config;
 using envpool::ConfigValue;
 using envpool::DType;
 
-void RegisterClassicControlFamilies();
-#ifdef ENVPOOL_WITH_ATARI
-void RegisterAtariFamilies();
-#endif
-#ifdef ENVPOOL_WITH_MUJOCO
-void RegisterMujocoFamilies();
-#endif
 
 namespace {
 
@@ -743,19 +736,24 @@ double RawCeiling(const std::string& family_name, const py::dict& user_config, i
 
 PYBIND11_MODULE(_envpool, m) {
   m.doc() = "envpool's C++ engine";
-  RegisterClassicControlFamilies();
-#ifdef ENVPOOL_WITH_ATARI
-  RegisterAtariFamilies();
-#endif
-#ifdef ENVPOOL_WITH_MUJOCO
-  RegisterMujocoFamilies();
-#endif
+  // Every family compiled in registers itself (see FamilyRegistrar).
+  envpool::RunFamilyRegistrations();
 
-  m.def("families", [] {
-    std::vector<std::string> names;
-    for (const envpool::Family& f : envpool::Families()) names.push_back(f.name);
-    return names;
-  });
+  m.def(
+      "families",
+      [] {
+        py::dict out;
+        for (const envpool::Family& f : envpool::Families()) {
+          py::dict meta;
+          meta["kind"] = f.kind;
+          meta["task_module"] = f.task_module;
+          meta["raw_ceiling"] = static_cast<bool>(f.make_raw_stepper);
+          meta["bench"] = ConfigDict(f.bench);
+          out[py::str(f.name)] = meta;
+        }
+        return out;
+      },
+      "{family name: {kind, task_module, raw_ceiling, bench}} of the families compiled in");
   m.def("family_defaults", [](const std::string& name) { return ConfigDict(AllDefaults(GetFamily(name))); });
   m.def("make_spec", &MakeSpec, py::arg("family"), py::arg("config"),
         "(config, state_spec, action_spec) of a family under a config, without making envs");

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from envpool import _envpool
 from envpool.bench import machine
 from envpool.bench.stats import ratio_summary, summary
 
@@ -30,9 +31,6 @@ BUILTIN_ENGINES = ("envpool", "gymnasium-sync", "gymnasium-async", "ale-vector",
 DEFAULT_ENGINES = ("envpool", "gymnasium-sync", "ale-vector", "raw")
 DEFAULT_TASKS = ("CartPole-v1", "Pong-v5")
 DEFAULT_NUM_ENVS = (1, 8, 64)
-# the no-argument run keeps to about a minute: emulators are slow to construct
-# and reset, so Atari/MuJoCo stop at 8 envs there
-QUICK_NUM_ENVS = {"atari": (1, 8), "mujoco": (1, 8)}
 
 
 class UsageError(Exception):
@@ -47,7 +45,7 @@ class Task:
     task_id: str
     registered: bool  # in *our* registry
     family: str | None = None
-    kind: str = "classic"  # "atari" | "mujoco" | "classic"
+    kind: str = "classic_control"  # the family's kind: "atari" | "mujoco" | "classic_control" | ...
     config: dict = dataclasses.field(default_factory=dict)  # registered overrides
     full_config: dict = dataclasses.field(default_factory=dict)  # make_spec's config
     frame_skip: int = 1
@@ -99,8 +97,6 @@ def resolve_task(task_id: str) -> Task:
         return Task(task_id, registered=False)
     config = _jsonable(dict(ts.config))
     try:  # the raw ceiling takes the family's own keys only (not e.g. reward_threshold)
-        from envpool import _envpool
-
         known = _envpool.family_defaults(ts.family)
         config = {k: v for k, v in config.items() if k in known}
     except Exception:
@@ -109,12 +105,7 @@ def resolve_task(task_id: str) -> Task:
         full = _jsonable(dict(envpool.make_spec(task_id).config))
     except Exception:
         full = dict(config)
-    if ts.family == "Atari":
-        kind = "atari"
-    elif "assets_dir" in full or "assets_dir" in config:
-        kind = "mujoco"
-    else:
-        kind = "classic"
+    kind = _envpool.families()[ts.family]["kind"]
     return Task(task_id, True, ts.family, kind, config, full, int(full.get("frame_skip", 1) or 1))
 
 
@@ -431,12 +422,20 @@ def _engines(args: argparse.Namespace) -> list[str]:
     return list(dict.fromkeys(out))  # dedupe, keep order
 
 
+def _quick_num_envs(task: Task) -> list[int]:
+    """The no-argument run keeps to about a minute: families whose envs are slow to
+    construct and reset (Atari, MuJoCo) say so in their bench defaults."""
+    meta = _envpool.families().get(task.family or "", {})
+    quick = meta.get("bench", {}).get("quick_num_envs")
+    return [int(n) for n in quick] if quick else list(DEFAULT_NUM_ENVS)
+
+
 def _cases(args: argparse.Namespace, tasks: dict[str, Task], threads: int) -> list[Case]:
     if getattr(args, "quick", False):
         return [
             Case(t, n, n, max(1, min(threads, n)))
             for t, task in tasks.items()
-            for n in QUICK_NUM_ENVS.get(task.kind, DEFAULT_NUM_ENVS)
+            for n in _quick_num_envs(task)
         ]
     nums = args.num_envs or list(DEFAULT_NUM_ENVS)
     if args.batch_size is None:

@@ -1,0 +1,35 @@
+// Registers the classic-control families with the engine.
+#include <memory>
+
+#include "cpp/classic_control/acrobot.h"
+#include "cpp/classic_control/cartpole.h"
+#include "cpp/classic_control/mountain_car.h"
+#include "cpp/classic_control/pendulum.h"
+#include "cpp/core/env.h"
+
+namespace {
+
+template <class E>
+envpool::Family Make(const char* name) {
+  envpool::Family f{name, E::Defaults(), &E::MakeSpec,
+                    [](const envpool::Config& c, int) -> std::unique_ptr<envpool::Env> {
+                      return std::make_unique<E>(c);
+                    },
+                    nullptr};
+  f.kind = "classic_control";
+  f.task_module = "envpool.tasks.classic_control";
+  return f;
+}
+
+void Register() {
+  using namespace envpool::classic_control;
+  envpool::RegisterFamily(Make<CartPole>("CartPole"));
+  envpool::RegisterFamily(Make<Pendulum>("Pendulum"));
+  envpool::RegisterFamily(Make<MountainCar>("MountainCar"));
+  envpool::RegisterFamily(Make<MountainCarContinuous>("MountainCarContinuous"));
+  envpool::RegisterFamily(Make<Acrobot>("Acrobot"));
+}
+
+const envpool::FamilyRegistrar registrar(&Register);
+
+}  // namespace
