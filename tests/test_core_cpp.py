@@ -33,6 +33,7 @@ def _build_and_run(tmp_path: Path, *flags: str) -> str:
 def test_core_stress(tmp_path: Path) -> None:
     out = _build_and_run(tmp_path, "-O2")
     for part in (
+        "key checks ok",
         "semaphore ok",
         "action queue ok",
         "lane fairness ok",

@@ -251,24 +251,24 @@ inline const ale::ActionVect& ActionSet(const Options& o) {
   return o.full_action_space ? info.legal : info.minimal;
 }
 
-// State keys, in this order.
-enum StateKey : int { kObs = 0, kLives, kReward, kTerminated, kRam };
+// The env's keys; info:ram only with info_ram.
+struct AtariSpec : EnvSpec {
+  StateKey<uint8_t> obs;
+  StateKey<int32_t> lives;
+  StateKey<double> reward;
+  StateKey<bool> terminated;
+  StateKey<uint8_t> ram;
+  ActionKey<int32_t> action;
+  explicit AtariSpec(const Options& o)
+      : obs(AddState<uint8_t>("obs", {o.stack_num * o.channels(), o.img_height, o.img_width}, {0.0}, {255.0})),
+        lives(AddState<int32_t>("info:lives", {})),
+        reward(AddState<double>("info:reward", {})),
+        terminated(AddState<bool>("info:terminated", {})),
+        ram(o.info_ram ? AddState<uint8_t>("info:ram", {128}, {0.0}, {255.0}) : StateKey<uint8_t>{}),
+        action(AddAction<int32_t>("action", {}, {0.0}, {static_cast<double>(ActionSet(o).size()) - 1})) {}
+};
 
-inline EnvSpec MakeSpec(const Config& c) {
-  Options o = CheckedOptions(c);
-  const int n = static_cast<int>(ActionSet(o).size());
-  EnvSpec spec;
-  spec.state = {
-      Spec<uint8_t>("obs", {o.stack_num * o.channels(), o.img_height, o.img_width},
-                    {0.0}, {255.0}),
-      Spec<int32_t>("info:lives", {}),
-      Spec<double>("info:reward", {}),
-      Spec<bool>("info:terminated", {}),
-  };
-  if (o.info_ram) spec.state.push_back(Spec<uint8_t>("info:ram", {128}, {0.0}, {255.0}));
-  spec.action = {Spec<int32_t>("action", {}, {0.0}, {static_cast<double>(n - 1)})};
-  return spec;
-}
+inline EnvSpec MakeSpec(const Config& c) { return AtariSpec(CheckedOptions(c)); }
 
 // ALE's random_seed is an int: fold the 64-bit seed into [0, 2^31).
 inline int AleSeed(uint64_t seed) {
@@ -298,7 +298,7 @@ class AtariEnv : public Env {
   explicit AtariEnv(const Config& c) : AtariEnv(CheckedOptions(c)) {}
 
   explicit AtariEnv(Options o)
-      : opt_(std::move(o)), ale_(NewAle()) {
+      : opt_(std::move(o)), spec_(opt_), ale_(NewAle()) {
     action_set_ = ActionSet(opt_);
     if (opt_.use_fire_reset) {
       fire_reset_ = std::find(action_set_.begin(), action_set_.end(),
@@ -349,7 +349,7 @@ class AtariEnv : public Env {
   }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
-    const int32_t a = action.In<int32_t>(0)[0];
+    const int32_t a = action[spec_.action][0];
     if (a < 0 || a >= static_cast<int32_t>(action_set_.size())) {
       throw std::out_of_range("Atari: action " + std::to_string(a) +
                               " is out of range [0, " +
@@ -494,20 +494,21 @@ class AtariEnv : public Env {
   }
 
   void WriteOut(const StateRow& out, double raw_reward, bool game_over) {
-    uint8_t* obs = out.Out<uint8_t>(kObs);
+    uint8_t* obs = out[spec_.obs];
     const std::size_t first = frame_ * head_;  // oldest .. end of buffer
     std::memcpy(obs, stack_.data() + first, stack_.size() - first);
     std::memcpy(obs + (stack_.size() - first), stack_.data(), first);
-    out.Out<int32_t>(kLives)[0] = lives_;
-    out.Out<double>(kReward)[0] = raw_reward;
-    out.Out<bool>(kTerminated)[0] = game_over;
+    out[spec_.lives][0] = lives_;
+    out[spec_.reward][0] = raw_reward;
+    out[spec_.terminated][0] = game_over;
     if (opt_.info_ram) {
       const ale::ALERAM& ram = ale_->getRAM();
-      std::memcpy(out.Out<uint8_t>(kRam), ram.array(), std::min<std::size_t>(ram.size(), 128));
+      std::memcpy(out[spec_.ram], ram.array(), std::min<std::size_t>(ram.size(), 128));
     }
   }
 
   Options opt_;
+  AtariSpec spec_;
   std::unique_ptr<ale::ALEInterface> ale_;
   bool loaded_ = false;
   ale::ALEState fresh_state_;  // right after the ROM load

@@ -17,12 +17,15 @@ class Acrobot : public StateEnv<4> {
   static constexpr double kMaxVel1 = 4 * M_PI, kMaxVel2 = 9 * M_PI;
 
   static Config Defaults() { return {{"max_episode_steps", int64_t{500}}, {"expose_state", false}}; }
-  static EnvSpec MakeSpec(const Config& c) {
-    double v1 = static_cast<float>(kMaxVel1), v2 = static_cast<float>(kMaxVel2);
-    return WithState(c, {{Spec<float>("obs", {6}, {-1, -1, -1, -1, -v1, -v2}, {1, 1, 1, 1, v1, v2})},
-                         {Spec<int32_t>("action", {}, {0}, {2})}});
-  }
-  explicit Acrobot(const Config& c) : StateEnv(c) {}
+  struct Spec : EnvSpec {
+    static constexpr double kV1 = static_cast<float>(kMaxVel1), kV2 = static_cast<float>(kMaxVel2);
+    StateKey<float> obs = AddState<float>("obs", {6}, {-1, -1, -1, -1, -kV1, -kV2}, {1, 1, 1, 1, kV1, kV2});
+    ActionKey<int32_t> action = AddAction<int32_t>("action", {}, {0}, {2});
+    StateKey<double> state;
+    explicit Spec(const Config& c) : state(AddStateKey(*this, c)) {}
+  };
+  static EnvSpec MakeSpec(const Config& c) { return Spec(c); }
+  explicit Acrobot(const Config& c) : StateEnv(c), spec_(c) {}
 
   void Reset(const StateRow& out) override {
     // gymnasium draws float64 and stores float32.
@@ -32,7 +35,7 @@ class Acrobot : public StateEnv<4> {
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
     static constexpr double kTorque[3] = {-1.0, 0.0, 1.0};
-    const double torque = kTorque[action.In<int32_t>(0)[0]];
+    const double torque = kTorque[action[spec_.action][0]];
     // Classic RK4 with the same operation order as gymnasium's rk4().
     using V = std::array<double, 4>;
     auto axpy = [](const V& y, double h, const V& k) {
@@ -82,13 +85,15 @@ class Acrobot : public StateEnv<4> {
   }
 
   void Write(const StateRow& out) const {
-    float* obs = out.Out<float>(0);
+    float* obs = out[spec_.obs];
     const float v[6] = {static_cast<float>(std::cos(s_[0])), static_cast<float>(std::sin(s_[0])),
                         static_cast<float>(std::cos(s_[1])), static_cast<float>(std::sin(s_[1])),
                         static_cast<float>(s_[2]),           static_cast<float>(s_[3])};
     std::copy(v, v + 6, obs);
-    WriteState(out);
+    WriteState(out, spec_.state);
   }
+
+  Spec spec_;
 };
 
 }  // namespace envpool::classic_control

@@ -18,13 +18,16 @@ class CartPole : public StateEnv<4> {
   static Config Defaults() {
     return {{"max_episode_steps", int64_t{500}}, {"sutton_barto_reward", false}, {"expose_state", false}};
   }
-  static EnvSpec MakeSpec(const Config& c) {
+  struct Spec : EnvSpec {
     // Bounds as gymnasium rounds them: float32 of the double thresholds.
-    double hx = static_cast<float>(kXThreshold * 2), ht = static_cast<float>(kThetaThreshold * 2);
-    return WithState(c, {{Spec<float>("obs", {4}, {-hx, -kInf, -ht, -kInf}, {hx, kInf, ht, kInf})},
-                         {Spec<int32_t>("action", {}, {0}, {1})}});
-  }
-  explicit CartPole(const Config& c) : StateEnv(c), sutton_barto_(c.Get<bool>("sutton_barto_reward")) {}
+    static constexpr double kHx = static_cast<float>(kXThreshold * 2), kHt = static_cast<float>(kThetaThreshold * 2);
+    StateKey<float> obs = AddState<float>("obs", {4}, {-kHx, -kInf, -kHt, -kInf}, {kHx, kInf, kHt, kInf});
+    ActionKey<int32_t> action = AddAction<int32_t>("action", {}, {0}, {1});
+    StateKey<double> state;
+    explicit Spec(const Config& c) : state(AddStateKey(*this, c)) {}
+  };
+  static EnvSpec MakeSpec(const Config& c) { return Spec(c); }
+  explicit CartPole(const Config& c) : StateEnv(c), spec_(c), sutton_barto_(c.Get<bool>("sutton_barto_reward")) {}
 
   void Reset(const StateRow& out) override {
     for (double& v : s_) v = Uniform(-0.05, 0.05);
@@ -33,7 +36,7 @@ class CartPole : public StateEnv<4> {
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
     auto [x, x_dot, theta, theta_dot] = s_;
-    double force = action.In<int32_t>(0)[0] == 1 ? kForceMag : -kForceMag;
+    double force = action[spec_.action][0] == 1 ? kForceMag : -kForceMag;
     double costheta = std::cos(theta), sintheta = std::sin(theta);
     double temp = (force + kPoleMassLength * (theta_dot * theta_dot) * sintheta) / kTotalMass;
     double thetaacc = (kGravity * sintheta - costheta * temp) /
@@ -52,10 +55,11 @@ class CartPole : public StateEnv<4> {
 
  private:
   void Write(const StateRow& out) {
-    float* obs = out.Out<float>(0);
+    float* obs = out[spec_.obs];
     for (int i = 0; i < 4; ++i) obs[i] = static_cast<float>(s_[i]);
-    WriteState(out);
+    WriteState(out, spec_.state);
   }
+  Spec spec_;
   bool sutton_barto_;
 };
 

@@ -16,18 +16,25 @@ inline std::vector<double> F32(std::vector<double> v) {
   return v;
 }
 
-// What both versions share: observation, reset distribution, goal.
+// What both versions share: observation, reset distribution, goal; A is the
+// action's element type (int32 discrete, float32 continuous).
+template <class A>
 class MountainCarBase : public StateEnv<2> {
  public:
   static Config Defaults(int64_t max_episode_steps) {
     return {{"max_episode_steps", max_episode_steps}, {"goal_velocity", 0.0}, {"expose_state", false}};
   }
-  static ArraySpec ObsSpec() {
-    return Spec<float>("obs", {2}, F32({kMinPosition, -kMaxSpeed}), F32({kMaxPosition, kMaxSpeed}));
-  }
+  struct Spec : EnvSpec {
+    StateKey<float> obs = AddState<float>("obs", {2}, F32({kMinPosition, -kMaxSpeed}), F32({kMaxPosition, kMaxSpeed}));
+    ActionKey<A> action;
+    StateKey<double> state;
+    Spec(const Config& c, std::vector<int> shape, double low, double high)
+        : action(AddAction<A>("action", std::move(shape), {low}, {high})), state(AddStateKey(*this, c)) {}
+  };
 
  protected:
-  explicit MountainCarBase(const Config& c) : StateEnv(c), goal_velocity_(c.Get<double>("goal_velocity")) {}
+  MountainCarBase(const Config& c, Spec spec)
+      : StateEnv<2>(c), spec_(std::move(spec)), goal_velocity_(c.Get<double>("goal_velocity")) {}
 
   void Start(const StateRow& out) {
     s_ = {Uniform(-0.6, -0.4), 0.0};
@@ -35,28 +42,27 @@ class MountainCarBase : public StateEnv<2> {
   }
 
   void Write(const StateRow& out) const {
-    float* obs = out.Out<float>(0);
+    float* obs = out[spec_.obs];
     obs[0] = static_cast<float>(s_[0]);
     obs[1] = static_cast<float>(s_[1]);
-    WriteState(out);
+    WriteState(out, spec_.state);
   }
 
+  Spec spec_;
   double goal_velocity_;
 };
 
-class MountainCar : public MountainCarBase {
+class MountainCar : public MountainCarBase<int32_t> {
  public:
   static Config Defaults() { return MountainCarBase::Defaults(200); }
-  static EnvSpec MakeSpec(const Config& c) {
-    return WithState(c, {{ObsSpec()}, {Spec<int32_t>("action", {}, {0}, {2})}});
-  }
-  explicit MountainCar(const Config& c) : MountainCarBase(c) {}
+  static EnvSpec MakeSpec(const Config& c) { return Spec(c, {}, 0, 2); }
+  explicit MountainCar(const Config& c) : MountainCarBase(c, Spec(c, {}, 0, 2)) {}
 
   void Reset(const StateRow& out) override { Start(out); }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
     auto [position, velocity] = s_;
-    int a = action.In<int32_t>(0)[0];
+    int a = action[spec_.action][0];
     velocity += (a - 1) * 0.001 + std::cos(3 * position) * (-0.0025);
     velocity = std::clamp(velocity, -kMaxSpeed, kMaxSpeed);
     position += velocity;
@@ -76,13 +82,11 @@ class MountainCar : public MountainCarBase {
 // float32 meets a Python float). To be bit-exact we follow the type of
 // every intermediate: Num carries a value and whether it is float32, a
 // float64 NumPy scalar, or a plain Python float.
-class MountainCarContinuous : public MountainCarBase {
+class MountainCarContinuous : public MountainCarBase<float> {
  public:
   static Config Defaults() { return MountainCarBase::Defaults(999); }
-  static EnvSpec MakeSpec(const Config& c) {
-    return WithState(c, {{ObsSpec()}, {Spec<float>("action", {1}, {-1.0}, {1.0})}});
-  }
-  explicit MountainCarContinuous(const Config& c) : MountainCarBase(c) {}
+  static EnvSpec MakeSpec(const Config& c) { return Spec(c, {1}, -1.0, 1.0); }
+  explicit MountainCarContinuous(const Config& c) : MountainCarBase(c, Spec(c, {1}, -1.0, 1.0)) {}
 
   void Reset(const StateRow& out) override {
     state_f32_ = false;  // reset builds a float64 array
@@ -92,7 +96,7 @@ class MountainCarContinuous : public MountainCarBase {
   StepResult Step(const ActionRow& action, const StateRow& out) override {
     const Num::Kind sk = state_f32_ ? Num::kF32 : Num::kF64;
     Num position{s_[0], sk}, velocity{s_[1], sk};
-    float a = action.In<float>(0)[0];
+    float a = action[spec_.action][0];
     // min(max(a, -1.0), 1.0) returns whichever object wins: a Python float
     // when clipped, the float32 otherwise.
     Num force{a, Num::kF32};

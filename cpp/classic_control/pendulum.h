@@ -21,11 +21,14 @@ class Pendulum : public StateEnv<2> {
   static constexpr double kMaxSpeed = 8, kMaxTorque = 2.0, kDt = 0.05, kM = 1.0, kL = 1.0;
 
   static Config Defaults() { return {{"max_episode_steps", int64_t{200}}, {"g", 10.0}, {"expose_state", false}}; }
-  static EnvSpec MakeSpec(const Config& c) {
-    return WithState(c, {{Spec<float>("obs", {3}, {-1.0, -1.0, -kMaxSpeed}, {1.0, 1.0, kMaxSpeed})},
-                         {Spec<float>("action", {1}, {-kMaxTorque}, {kMaxTorque})}});
-  }
-  explicit Pendulum(const Config& c) : StateEnv(c), g_(c.Get<double>("g")) {}
+  struct Spec : EnvSpec {
+    StateKey<float> obs = AddState<float>("obs", {3}, {-1.0, -1.0, -kMaxSpeed}, {1.0, 1.0, kMaxSpeed});
+    ActionKey<float> action = AddAction<float>("action", {1}, {-kMaxTorque}, {kMaxTorque});
+    StateKey<double> state;
+    explicit Spec(const Config& c) : state(AddStateKey(*this, c)) {}
+  };
+  static EnvSpec MakeSpec(const Config& c) { return Spec(c); }
+  explicit Pendulum(const Config& c) : StateEnv(c), spec_(c), g_(c.Get<double>("g")) {}
 
   void Reset(const StateRow& out) override {
     s_ = {Uniform(-M_PI, M_PI), Uniform(-1.0, 1.0)};
@@ -36,7 +39,7 @@ class Pendulum : public StateEnv<2> {
     auto [th, thdot] = s_;
     // gymnasium keeps u as float32, so (NumPy 2 promotion) 0.001 * u**2
     // and 3.0 / (m l^2) * u are float32 products.
-    float u = std::clamp(action.In<float>(0)[0], static_cast<float>(-kMaxTorque), static_cast<float>(kMaxTorque));
+    float u = std::clamp(action[spec_.action][0], static_cast<float>(-kMaxTorque), static_cast<float>(kMaxTorque));
     float u2 = u * u;
     float ctrl_cost = 0.001f * u2;
     float torque = static_cast<float>(3.0 / (kM * kL * kL)) * u;
@@ -53,12 +56,13 @@ class Pendulum : public StateEnv<2> {
 
  private:
   void Write(const StateRow& out) const {
-    float* obs = out.Out<float>(0);
+    float* obs = out[spec_.obs];
     obs[0] = static_cast<float>(std::cos(s_[0]));
     obs[1] = static_cast<float>(std::sin(s_[0]));
     obs[2] = static_cast<float>(s_[1]);
-    WriteState(out);
+    WriteState(out, spec_.state);
   }
+  Spec spec_;
   double g_;
 };
 

@@ -15,27 +15,23 @@ namespace envpool::classic_control {
 template <int N>
 class StateEnv : public Env {
  public:
-  // Appends the optional state key; obs must be key 0.
-  static EnvSpec WithState(const Config& c, EnvSpec spec) {
-    if (c.Get<bool>("expose_state")) spec.state.push_back(Spec<double>("info:state", {N}));
-    return spec;
+  // The optional info["state"] key (expose_state=True); no key otherwise.
+  static StateKey<double> AddStateKey(EnvSpec& spec, const Config& c) {
+    return c.Get<bool>("expose_state") ? spec.AddState<double>("info:state", {N}) : StateKey<double>{};
   }
 
  protected:
-  explicit StateEnv(const Config& c) : expose_(c.Get<bool>("expose_state")) {}
+  explicit StateEnv(const Config&) {}
 
-  void WriteState(const StateRow& out) const {
-    if (!expose_) return;
-    double* p = out.Out<double>(1);
+  void WriteState(const StateRow& out, StateKey<double> key) const {
+    if (key.index < 0) return;
+    double* p = out[key];
     for (int i = 0; i < N; ++i) p[i] = s_[i];
   }
 
   double Uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
 
   std::array<double, N> s_{};
-
- private:
-  bool expose_;
 };
 
 }  // namespace envpool::classic_control

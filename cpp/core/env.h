@@ -1,9 +1,9 @@
 // The interface an environment family implements.
 //
 // An env writes its observation and info straight into its row of the batch
-// buffer (no intermediate copy) through Out<T>(i), where i indexes the
-// family's EnvSpec::state. It reads its action through In<T>(i), indexing
-// EnvSpec::action. Batch memory is recycled, so every Reset and Step must
+// buffer (no intermediate copy) through out[key], with the typed StateKey
+// handles its EnvSpec handed out, and reads its action through
+// action[key] (ActionKey handles). Batch memory is recycled, so every Reset and Step must
 // write every state key of its row. Episode bookkeeping (elapsed steps, max_episode_steps
 // truncation, autoreset, env ids) belongs to the engine, not to the env.
 #ifndef ENVPOOL_CORE_ENV_H_
@@ -22,39 +22,54 @@ namespace envpool {
 
 // Lets the engine choose an env's row only when the env first writes to it.
 // In async mode a batch is the first batch_size envs to *finish*, so the
-// row is claimed after the env has simulated, at its first Out() call.
+// row is claimed after the env has simulated, at its first write (out[key]).
 struct RowClaim {
   bool claimed = true;
   void (*claim)(RowClaim*) = nullptr;  // fills the row pointers, sets claimed
 };
 
 // Pointers to one env's row in each state array of the batch. Envs write
-// their outputs after simulating (the row is claimed at the first Out()).
+// their outputs after simulating (the row is claimed at the first write).
 class StateRow {
  public:
-  explicit StateRow(char* const* ptrs, RowClaim* claim = nullptr) : ptrs_(ptrs), claim_(claim) {}
+  explicit StateRow(char* const* ptrs, RowClaim* claim = nullptr, KeyTypes types = {})
+      : ptrs_(ptrs), claim_(claim), types_(types) {}
+  template <class T>
+  T* operator[](StateKey<T> key) const {
+    types_.Check(key.index, DTypeOf<T>(), "state");
+    if (claim_ != nullptr && !claim_->claimed) claim_->claim(claim_);
+    return reinterpret_cast<T*>(ptrs_[key.index]);
+  }
+  // TEMPORARY: index access for the MuJoCo family until its per-task port.
   template <class T>
   T* Out(int key) const {
-    if (claim_ != nullptr && !claim_->claimed) claim_->claim(claim_);
-    return reinterpret_cast<T*>(ptrs_[key]);
+    return (*this)[StateKey<T>{key}];
   }
 
  private:
   char* const* ptrs_;
   RowClaim* claim_;
+  KeyTypes types_;
 };
 
 // Pointers to one env's action, one per action key.
 class ActionRow {
  public:
-  explicit ActionRow(const char* const* ptrs) : ptrs_(ptrs) {}
+  explicit ActionRow(const char* const* ptrs, KeyTypes types = {}) : ptrs_(ptrs), types_(types) {}
+  template <class T>
+  const T* operator[](ActionKey<T> key) const {
+    types_.Check(key.index, DTypeOf<T>(), "action");
+    return reinterpret_cast<const T*>(ptrs_[key.index]);
+  }
+  // TEMPORARY: index access for the MuJoCo family until its per-task port.
   template <class T>
   const T* In(int key) const {
-    return reinterpret_cast<const T*>(ptrs_[key]);
+    return (*this)[ActionKey<T>{key}];
   }
 
  private:
   const char* const* ptrs_;
+  KeyTypes types_;
 };
 
 struct StepResult {

@@ -123,6 +123,8 @@ class EnvPool {
     memory_ = std::make_shared<BatchMemory>(BatchBytes(layout_, capacity_));
     num_env_keys_ = static_cast<int>(env_spec_.state.size());
     for (const ArraySpec& a : env_spec_.action) action_bytes_.push_back(a.NumBytes());
+    for (const ArraySpec& a : env_spec_.state) state_types_.push_back(a.dtype);
+    for (const ArraySpec& a : env_spec_.action) action_types_.push_back(a.dtype);
     CreateEnvs(family, config);
     if (!sync_) {
       ring_ = std::vector<RingSlot>(ring_size_);
@@ -636,7 +638,7 @@ class EnvPool {
     t.claim = &ClaimRingRow;
     t.claimed = task.batch != nullptr;
     if (t.claimed) PointAt(s, t.batch, t.row);
-    StateRow out(s.out.data(), t.claimed ? nullptr : &t);
+    StateRow out(s.out.data(), t.claimed ? nullptr : &t, KeyTypes{state_types_.data(), num_env_keys_});
     StepResult r;
     std::exception_ptr error;
     // Time one task in 16 (per env, so no shared counter) to size spinning.
@@ -648,7 +650,8 @@ class EnvPool {
         s.env->Reset(out);
         s.elapsed = 0;
       } else {
-        r = s.env->Step(ActionRow(s.action.data()), out);
+        r = s.env->Step(ActionRow(s.action.data(), KeyTypes{action_types_.data(), static_cast<int>(action_types_.size())}),
+                        out);
         ++s.elapsed;
         if (opt_.max_episode_steps > 0 && s.elapsed >= opt_.max_episode_steps) r.truncated = true;
         if (r.terminated) r.discount = 0.0f;
@@ -739,6 +742,8 @@ class EnvPool {
   std::shared_ptr<BatchMemory> large_memory_;  // under mu_
   int num_env_keys_ = 0;
   std::vector<std::size_t> action_bytes_;
+  // Element types of the env's keys, for the debug-build key checks.
+  std::vector<DType> state_types_, action_types_;
   std::vector<EnvSlot> slots_;
   std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};

@@ -159,10 +159,64 @@ class Config {
   std::vector<std::pair<std::string, ConfigValue>> entries_;
 };
 
+// Typed handles to one of an env's state (output) or action (input)
+// arrays: `out[key]` / `action[key]` give a T* into the env's row. They
+// come from EnvSpec::AddState / AddAction, so a key's position and element
+// type are decided in one place; debug builds check both on every access.
+template <class T>
+struct StateKey {
+  int index = -1;
+};
+template <class T>
+struct ActionKey {
+  int index = -1;
+};
+
 // What one env writes (state) and reads (action), given its config.
+//
+// A family builds it with AddState/AddAction and keeps the handles, most
+// simply as members of a struct derived from EnvSpec, initialised in
+// declaration order:
+//   struct Spec : EnvSpec {
+//     StateKey<float> obs = AddState<float>("obs", {4});
+//     ActionKey<int32_t> action = AddAction<int32_t>("action", {}, {0}, {1});
+//   };
 struct EnvSpec {
   std::vector<ArraySpec> state;
   std::vector<ArraySpec> action;
+
+  template <class T>
+  StateKey<T> AddState(std::string name, std::vector<int> shape, std::vector<double> low = {-kInf},
+                       std::vector<double> high = {kInf}) {
+    state.push_back(Spec<T>(std::move(name), std::move(shape), std::move(low), std::move(high)));
+    return StateKey<T>{static_cast<int>(state.size()) - 1};
+  }
+  template <class T>
+  ActionKey<T> AddAction(std::string name, std::vector<int> shape, std::vector<double> low = {-kInf},
+                         std::vector<double> high = {kInf}) {
+    action.push_back(Spec<T>(std::move(name), std::move(shape), std::move(low), std::move(high)));
+    return ActionKey<T>{static_cast<int>(action.size()) - 1};
+  }
+};
+
+// Debug builds check every keyed access: a handle from another spec (or a
+// stale one) names a key that is missing or has another element type.
+struct KeyTypes {
+  const DType* types = nullptr;
+  int count = 0;
+  void Check(int index, DType want, const char* what) const {
+#ifndef NDEBUG
+    if (types == nullptr) return;
+    if (index < 0 || index >= count)
+      throw std::logic_error(std::string(what) + " key " + std::to_string(index) + " does not exist (" +
+                             std::to_string(count) + " keys)");
+    if (types[index] != want)
+      throw std::logic_error(std::string(what) + " key " + std::to_string(index) + " holds " +
+                             DTypeName(types[index]) + ", accessed as " + DTypeName(want));
+#else
+    (void)index, (void)want, (void)what;
+#endif
+  }
 };
 
 }  // namespace envpool

@@ -24,8 +24,12 @@ class Busy : public Env {
   static EnvSpec MakeSpec(const Config& c) {
     if (c.Get<int64_t>("reset_micros") < 0 || c.Get<int64_t>("reset_micros") > 10'000'000)
       throw std::invalid_argument("Busy: reset_micros must be in [0, 10000000]");
-    return {{Spec<int64_t>("obs", {3})}, {Spec<int32_t>("action", {}, {-4}, {10'000'000})}};
+    return Spec();
   }
+  struct Spec : EnvSpec {
+    StateKey<int64_t> obs = AddState<int64_t>("obs", {3});
+    ActionKey<int32_t> action = AddAction<int32_t>("action", {}, {-4}, {10'000'000});
+  };
 
   void Reset(const StateRow& out) override {
     Spin(reset_micros_);
@@ -35,7 +39,7 @@ class Busy : public Env {
   }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
-    const int a = action.In<int32_t>(0)[0];
+    const int a = action[spec_.action][0];
     switch (a) {
       case -1:
         throw std::invalid_argument("Busy: asked to fail with invalid_argument");
@@ -61,11 +65,12 @@ class Busy : public Env {
     }
   }
   void Write(const StateRow& out) {
-    int64_t* obs = out.Out<int64_t>(0);
+    int64_t* obs = out[spec_.obs];
     obs[0] = env_id_;
     obs[1] = steps_;
     obs[2] = resets_;
   }
+  Spec spec_;
   int env_id_;
   int64_t reset_micros_;
   int64_t steps_ = 0;

@@ -14,10 +14,14 @@ class Echo : public Env {
  public:
   explicit Echo(const Config&) {}
   static Config Defaults() { return {{"max_episode_steps", int64_t{0}}}; }
-  static EnvSpec MakeSpec(const Config&) {
-    return {{Spec<double>("obs:pos", {2}), Spec<int32_t>("obs:last_pick", {}), Spec<float>("info:seed_draw", {})},
-            {Spec<float>("action:move", {2}, {-1.0}, {1.0}), Spec<int32_t>("action:pick", {}, {0}, {3})}};
-  }
+  struct Spec : EnvSpec {
+    StateKey<double> pos = AddState<double>("obs:pos", {2});
+    StateKey<int32_t> last_pick = AddState<int32_t>("obs:last_pick", {});
+    StateKey<float> seed_draw = AddState<float>("info:seed_draw", {});
+    ActionKey<float> move = AddAction<float>("action:move", {2}, {-1.0}, {1.0});
+    ActionKey<int32_t> pick = AddAction<int32_t>("action:pick", {}, {0}, {3});
+  };
+  static EnvSpec MakeSpec(const Config&) { return Spec(); }
 
   void Reset(const StateRow& out) override {
     pos_[0] = pos_[1] = 0.0;
@@ -25,8 +29,8 @@ class Echo : public Env {
   }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
-    const float* move = action.In<float>(0);
-    const int pick = action.In<int32_t>(1)[0];
+    const float* move = action[spec_.move];
+    const int pick = action[spec_.pick][0];
     // A way to make an env fail from Python, to test error reporting.
     if (move[0] != move[0]) throw std::runtime_error("Echo: move is NaN");
     pos_[0] += move[0];
@@ -40,11 +44,12 @@ class Echo : public Env {
 
  private:
   void Write(const StateRow& out, int pick, float draw) {
-    out.Out<double>(0)[0] = pos_[0];
-    out.Out<double>(0)[1] = pos_[1];
-    out.Out<int32_t>(1)[0] = pick;
-    out.Out<float>(2)[0] = draw;
+    out[spec_.pos][0] = pos_[0];
+    out[spec_.pos][1] = pos_[1];
+    out[spec_.last_pick][0] = pick;
+    out[spec_.seed_draw][0] = draw;
   }
+  Spec spec_;
   double pos_[2] = {0, 0};
 };
 

@@ -149,6 +149,13 @@ void TestCountdown() {
   std::puts("countdown ok");
 }
 
+// The test envs' keys: obs = 2 int32, action = one int32 >= `low`.
+struct PairSpec : EnvSpec {
+  StateKey<int32_t> obs = AddState<int32_t>("obs", {2});
+  ActionKey<int32_t> action;
+  explicit PairSpec(double low) : action(AddAction<int32_t>("action", {}, {low}, {1 << 30})) {}
+};
+
 // An env whose observation is (env id, step count); any lost, doubled or
 // misplaced step shows up in the sequence.
 class CountingEnv : public Env {
@@ -159,7 +166,7 @@ class CountingEnv : public Env {
     Write(out);
   }
   StepResult Step(const ActionRow& a, const StateRow& out) override {
-    CHECK(a.In<int32_t>(0)[0] == count_);  // the action sent for this step
+    CHECK(a[spec_.action][0] == count_);  // the action sent for this step
     ++count_;
     if (rng_() % 16 == 0) std::this_thread::yield();
     Write(out);
@@ -171,9 +178,10 @@ class CountingEnv : public Env {
 
  private:
   void Write(const StateRow& out) {
-    out.Out<int32_t>(0)[0] = id_;
-    out.Out<int32_t>(0)[1] = count_;
+    out[spec_.obs][0] = id_;
+    out[spec_.obs][1] = count_;
   }
+  PairSpec spec_{0};
   int id_;
   int count_ = 0;
 };
@@ -182,7 +190,7 @@ Family CountingFamily() {
   return Family{"Counting",
                 {},
                 [](const Config&) {
-                  return EnvSpec{{Spec<int32_t>("obs", {2})}, {Spec<int32_t>("action", {}, {0}, {1 << 30})}};
+                  return PairSpec(0);
                 },
                 [](const Config&, int id) -> std::unique_ptr<Env> { return std::make_unique<CountingEnv>(id); },
                 nullptr};
@@ -255,7 +263,7 @@ class SleepyEnv : public Env {
     Write(out);
   }
   StepResult Step(const ActionRow& a, const StateRow& out) override {
-    const int us = a.In<int32_t>(0)[0];
+    const int us = a[spec_.action][0];
     if (us < 0) throw std::invalid_argument("asked to fail");
     std::this_thread::sleep_for(std::chrono::microseconds(us));
     ++steps_;
@@ -265,9 +273,10 @@ class SleepyEnv : public Env {
 
  private:
   void Write(const StateRow& out) {
-    out.Out<int32_t>(0)[0] = id_;
-    out.Out<int32_t>(0)[1] = steps_;
+    out[spec_.obs][0] = id_;
+    out[spec_.obs][1] = steps_;
   }
+  PairSpec spec_{-1};
   int id_;
   int steps_ = 0;
 };
@@ -276,7 +285,7 @@ Family SleepyFamily() {
   return Family{"Sleepy",
                 {},
                 [](const Config&) {
-                  return EnvSpec{{Spec<int32_t>("obs", {2})}, {Spec<int32_t>("action", {}, {-1}, {1 << 30})}};
+                  return PairSpec(-1);
                 },
                 [](const Config&, int id) -> std::unique_ptr<Env> { return std::make_unique<SleepyEnv>(id); },
                 nullptr};
@@ -429,7 +438,32 @@ void TestEnvErrors() {
   std::puts("env errors ok");
 }
 
+// Debug builds (this test is built without NDEBUG) refuse a key handle
+// that names a missing key or one of another element type.
+void TestKeyChecks() {
+  PairSpec spec(0);
+  const DType types[] = {DType::kInt32};
+  int32_t cell[2] = {0, 0};
+  char* ptrs[] = {reinterpret_cast<char*>(cell)};
+  StateRow row(ptrs, nullptr, KeyTypes{types, 1});
+  row[spec.obs][1] = 7;
+  CHECK(cell[1] == 7);
+  auto refused = [&](auto key) {
+    try {
+      row[key];
+    } catch (const std::logic_error&) {
+      return true;
+    }
+    return false;
+  };
+  CHECK(refused(StateKey<float>{0}));    // wrong element type
+  CHECK(refused(StateKey<int32_t>{1}));  // no such key
+  CHECK(refused(StateKey<int32_t>{}));   // a key never added
+  std::puts("key checks ok");
+}
+
 int main() {
+  TestKeyChecks();
   std::setvbuf(stdout, nullptr, _IONBF, 0);
   TestSemaphore();
   TestActionQueue();
