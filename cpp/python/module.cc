@@ -19,6 +19,7 @@
 #include "cpp/core/env.h"
 #include "cpp/core/pool.h"
 #include "cpp/core/raw_ceiling.h"
+#include "cpp/core/warnings.h"
 
 namespace py = pybind11;
 using envpool::ArraySpec;
@@ -231,6 +232,7 @@ class PyPool {
       py::gil_scoped_release release;
       pool_ = std::make_unique<envpool::EnvPool>(family, config_, opt);
     }
+    IssueWarnings();  // e.g. from loading a model
     const auto& specs = pool_->layout().specs;
     for (int k = 0; k < static_cast<int>(specs.size()); ++k) {
       const ArraySpec& a = specs[k];
@@ -386,13 +388,22 @@ class PyPool {
       batch = call();
     } catch (const envpool::BatchError& e) {
       PyEval_RestoreThread(state);
+      IssueWarnings();
       RaiseBatchError(e);
     } catch (...) {
       PyEval_RestoreThread(state);
       throw;
     }
     PyEval_RestoreThread(state);
+    IssueWarnings();
     return Package(batch);
+  }
+
+  // Warnings queued by envs on any thread (e.g. MuJoCo's), as Python
+  // RuntimeWarnings; under -W error the first one raises.
+  static void IssueWarnings() {
+    for (const std::string& w : envpool::Warnings().Take())
+      if (PyErr_WarnEx(PyExc_RuntimeWarning, w.c_str(), 1) != 0) throw py::error_already_set();
   }
 
   // The exception an env threw, with its Python type (std::invalid_argument
