@@ -12,6 +12,10 @@ from envpool._spec import Config, EnvSpec
 from envpool.python.envpool import EnvPoolMixin
 from envpool.registration import lookup
 
+# What every engine call returns: a named tuple (struct sequence) with the
+# fields obs, reward, terminated, truncated, discount, info, final.
+Batch = _envpool.Batch
+
 # Keys a task registration may carry that are not engine config.
 _METADATA_KEYS = ("reward_threshold",)
 
@@ -138,8 +142,8 @@ class _FrameStack:
         rows[:, -1] = final
         return rows
 
-    def apply(self, result: tuple) -> tuple:
-        obs, reward, terminated, truncated, discount, info, final = result
+    def apply(self, result: Batch) -> Batch:
+        obs, info, final = result.obs, result.info, result.final
         ids = np.asarray(info["env_id"])
         first = np.asarray(info["elapsed_step"]) == 0
         if final is not None:  # same-step autoreset: stack the final obs onto the old frames first
@@ -153,7 +157,7 @@ class _FrameStack:
             obs = {k: self._one("obs:" + k, ids, v, first) for k, v in obs.items()}
         else:
             obs = self._one("obs", ids, obs, first)
-        return obs, reward, terminated, truncated, discount, info, final
+        return Batch((obs, result.reward, result.terminated, result.truncated, result.discount, info, final))
 
 
 class PoolBase(EnvPoolMixin):
@@ -161,9 +165,9 @@ class PoolBase(EnvPoolMixin):
 
     The engine calls used: ``_envpool.Pool(family, config, with_discount)``, ``.reset(env_id, seed)``,
     ``.send_reset(env_id, seed)``, ``.step(action, env_id)``, ``.send(action, env_id)``,
-    ``.recv()`` (each result a 7-tuple (obs, reward, terminated, truncated, discount,
-    info, final); discount is None unless the interface asks for it with
-    ``_WITH_DISCOUNT``), ``.close()`` and ``.closed``.
+    ``.recv()`` (each result a :data:`Batch`: fields obs, reward, terminated,
+    truncated, discount, info, final; discount is None unless the interface asks for
+    it with ``_WITH_DISCOUNT``), ``.close()`` and ``.closed``.
     """
 
     # Only the dm interface hands out discounts; the others save a view per call.
@@ -231,19 +235,19 @@ class PoolBase(EnvPoolMixin):
         return action, env_id
 
     # The engine calls behind every interface. Each returns the engine's
-    # 7-tuple (obs, reward, terminated, truncated, discount, info, final); the
+    # Batch (obs, reward, terminated, truncated, discount, info, final); the
     # interface shapes it with its own _package. When envs threw, the
     # exception (ValueError, IndexError or RuntimeError, as the env threw it)
     # carries ``env_ids`` (every env of the batch: all may be sent again),
     # ``failed_env_ids`` and ``result``: the whole batch, which the interface
     # packages like a normal return (see _repackage; failed rows are zeroed
     # with terminated set).
-    def _raw_reset(self, env_id: Any, seed: Any, own_batch: bool = False) -> tuple:
+    def _raw_reset(self, env_id: Any, seed: Any, own_batch: bool = False) -> Batch:
         if _is_empty(env_id):
             return self._resetting(seed, lambda s: self._empty_result(), resets_envs=False)
         return self._resetting(seed, lambda s: self._post(self._pool.reset(env_id, s, own_batch)))
 
-    def _raw_step(self, action: Any, env_id: Any) -> tuple:
+    def _raw_step(self, action: Any, env_id: Any) -> Batch:
         if env_id is not None or isinstance(action, dict):
             action, env_id = self._split_action(action, env_id)
             if _is_empty(env_id):
@@ -251,22 +255,22 @@ class PoolBase(EnvPoolMixin):
         result = self._pool.step(action, env_id)
         return result if self._stack is None else self._stack.apply(result)  # _post, inline: the hot path
 
-    def _raw_recv(self) -> tuple:
+    def _raw_recv(self) -> Batch:
         result = self._pool.recv()
         return result if self._stack is None else self._stack.apply(result)
 
-    def _repackage(self, error: BaseException, package: Callable[[tuple], Any]) -> None:
+    def _repackage(self, error: BaseException, package: Callable[[Batch], Any]) -> None:
         """Gives an env error's ``result`` (the engine's batch) this interface's shape."""
         batch = getattr(error, "result", None)
-        if isinstance(batch, tuple) and len(batch) == 7:
+        if isinstance(batch, Batch):
             error.result = package(self._post(batch))  # type: ignore[attr-defined]
 
-    def _post(self, result: tuple) -> tuple:
+    def _post(self, result: Batch) -> Batch:
         if self._stack is not None:
             result = self._stack.apply(result)
         return result
 
-    def _empty_result(self) -> tuple:
+    def _empty_result(self) -> Batch:
         """A batch of no envs, shaped from the spec (what EnvPool returns for env_id=[])."""
 
         def empty(spec: tuple) -> np.ndarray:
@@ -284,7 +288,7 @@ class PoolBase(EnvPoolMixin):
         if self.config.get("autoreset_mode") == "same_step":
             final = (obs, {k: v for k, v in info.items() if k not in ("env_id", "elapsed_step")})
         add_players(info)  # as the engine's batches have it
-        return obs, common["reward"], common["terminated"], common["truncated"], common["discount"], info, final
+        return Batch((obs, common["reward"], common["terminated"], common["truncated"], common["discount"], info, final))
 
     def send(self, action: Any, env_id: Any = None) -> None:
         """Queue one step for each env in ``env_id`` (default: the last batch)."""

@@ -78,7 +78,14 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
         return self._package(result)
 
     def _package(self, result: tuple) -> dm_env.TimeStep:
-        obs, reward, terminated, truncated, discount, info, _ = result
+        obs, reward, terminated, truncated, discount, info = (
+            result.obs,
+            result.reward,
+            result.terminated,
+            result.truncated,
+            result.discount,
+            result.info,
+        )
         # FIRST = 0 at a reset, LAST = 2 at the end of an episode, else MID = 1.
         step_type = (info["elapsed_step"] != 0).view(np.int8).astype(np.int32)
         step_type[terminated | truncated] = _LAST

@@ -147,11 +147,11 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
         PoolBase.close(self)
 
     def _reset_result(self, result: tuple) -> Any:
-        obs, info = result[0], result[5]
+        obs, info = result.obs, result.info
         return (obs, info) if self._return_info else obs
 
     def _package(self, result: tuple) -> tuple:
-        obs, reward, terminated, truncated, _, info, _ = result
+        obs, reward, terminated, truncated, info = result.obs, result.reward, result.terminated, result.truncated, result.info
         if self._legacy:
             info["TimeLimit.truncated"] = truncated & ~terminated
             return obs, reward, terminated | truncated, info

@@ -79,7 +79,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
             if self._last_obs is None:
                 raise RuntimeError("reset with a reset_mask needs a full reset() first")
             # Its own batch: exactly these envs, whatever else is in flight.
-            package: Any = lambda r: self._merge_masked(ids, r[0], r[5])  # noqa: E731
+            package: Any = lambda r: self._merge_masked(ids, r.obs, r.info)  # noqa: E731
             try:
                 return package(self._raw_reset(ids, seed, own_batch=True))
             except Exception as e:
@@ -121,7 +121,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         return self._package(result, False)
 
     def _reset_result(self, result: tuple, full: bool) -> tuple[Any, dict[str, Any]]:
-        obs, info = result[0], result[5]
+        obs, info = result.obs, result.info
         self._remember(obs, info, full)
         return obs, info
 
@@ -168,7 +168,14 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
     def _package(
         self, result: tuple, full: bool
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        obs, reward, terminated, truncated, _, info, final = result
+        obs, reward, terminated, truncated, info, final = (
+            result.obs,
+            result.reward,
+            result.terminated,
+            result.truncated,
+            result.info,
+            result.final,
+        )
         if final is not None:
             _add_final(info, final, terminated | truncated)
         if full and not self._partial and not self.is_async:

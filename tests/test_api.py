@@ -390,3 +390,22 @@ def test_thread_affinity_pins_workers() -> None:
     assert new_pins(num_threads=3) == sorted([str(1 % n), str(2 % n)])
     assert new_pins(num_threads=1) == [str(1 % n)]
     assert new_pins(num_threads=1, batch_size=2) == [str(1 % n)]
+
+
+def test_engine_results_are_named_batches() -> None:
+    """Every engine call returns one Batch: named fields, in the documented order."""
+    from envpool import _envpool
+
+    pool = _envpool.Pool("CartPole", {"num_envs": 3, "seed": 0})
+    result = pool.reset(None, None)
+    assert isinstance(result, _envpool.Batch) and isinstance(result, tuple) and len(result) == 7
+    names = ("obs", "reward", "terminated", "truncated", "discount", "info", "final")
+    for i, name in enumerate(names):
+        assert getattr(result, name) is result[i]
+    assert result.obs.shape == (3, 4) and result.reward.dtype == np.float32
+    assert list(result.info["env_id"]) == [0, 1, 2] and result.final is None
+    step = pool.step(np.zeros(3, np.int32), None)
+    assert isinstance(step, _envpool.Batch) and step.discount.dtype == np.float32
+    # Interfaces that hand out no discount skip its view.
+    lean = _envpool.Pool("CartPole", {"num_envs": 2}, False)
+    assert lean.reset(None, None).discount is None

@@ -9,6 +9,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -29,6 +30,35 @@ using envpool::DType;
 
 
 namespace {
+
+// The result of every pool call: a named tuple type (a C struct sequence,
+// as cheap to build as a plain tuple) with the fields
+// obs, reward, terminated, truncated, discount, info, final. obs is an array
+// or a dict of arrays; info a dict of arrays (plus info["players"]);
+// discount is None for pools made with with_discount=false; final is None
+// unless autoreset_mode is same_step, else (final obs, final info).
+PyTypeObject* BatchType() {
+  static PyStructSequence_Field fields[] = {
+      {"obs", "the observations, one row per env of the batch (an array, or a dict of arrays)"},
+      {"reward", "float32 rewards"},
+      {"terminated", "bool"},
+      {"truncated", "bool"},
+      {"discount", "float32 discounts (None when the pool was made with with_discount=False)"},
+      {"info", "dict of arrays: env_id, elapsed_step, the family's info keys, players"},
+      {"final", "same_step autoreset: (final obs, final info) of episodes that ended; else None"},
+      {nullptr, nullptr}};
+  static PyStructSequence_Desc desc = {"envpool._envpool.Batch", "One batch of results of a pool call.", fields, 7};
+  static PyTypeObject* type = PyStructSequence_NewType(&desc);
+  if (type == nullptr) throw py::error_already_set();
+  return type;
+}
+
+py::tuple MakeBatch(std::array<py::object, 7> items) {
+  PyObject* r = PyStructSequence_New(BatchType());
+  if (r == nullptr) throw py::error_already_set();
+  for (int i = 0; i < 7; ++i) PyStructSequence_SetItem(r, i, items[i].release().ptr());
+  return py::reinterpret_steal<py::tuple>(r);
+}
 
 const envpool::Family& GetFamily(const std::string& name) {
   const envpool::Family* f = envpool::FindFamily(name);
@@ -702,11 +732,11 @@ class PyPool {
       for (const OutputKey& o : final_info_) final_info[o.name] = View(o, b, rows, base);
       final = py::make_tuple(Group(final_obs_, b, rows, base), final_info);
     }
-    return py::make_tuple(Group(obs_, b, rows, base), View(Common(envpool::kReward), b, rows, base),
-                          View(Common(envpool::kTerminated), b, rows, base),
-                          View(Common(envpool::kTruncated), b, rows, base),
-                          with_discount_ ? py::object(View(Common(envpool::kDiscount), b, rows, base)) : py::none(),
-                          info, final);
+    py::object discount = py::none();
+    if (with_discount_) discount = View(Common(envpool::kDiscount), b, rows, base);
+    return MakeBatch({Group(obs_, b, rows, base), View(Common(envpool::kReward), b, rows, base),
+                      View(Common(envpool::kTerminated), b, rows, base),
+                      View(Common(envpool::kTruncated), b, rows, base), discount, info, final});
   }
 
   const OutputKey& Common(int key) const { return common_[key]; }
@@ -750,6 +780,7 @@ PYBIND11_MODULE(_envpool, m) {
   // Every family compiled in registers itself (see FamilyRegistrar).
   envpool::RunFamilyRegistrations();
 
+  m.attr("Batch") = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(BatchType()));
   m.def(
       "families",
       [] {
