@@ -85,8 +85,10 @@ class BatchError : public std::exception {
   BatchError(std::shared_ptr<StateBatch> b, std::vector<StateBatch::Failure> f)
       : batch(std::move(b)), failures(std::move(f)) {
     message = failures.size() == 1 ? "env " : "envs ";
-    for (std::size_t i = 0; i < failures.size(); ++i)
-      message += (i ? ", " : "") + std::to_string(failures[i].env_id);
+    for (std::size_t i = 0; i < failures.size(); ++i) {
+      if (i > 0) message += ", ";
+      message += std::to_string(failures[i].env_id);
+    }
     message += " failed";
     try {
       std::rethrow_exception(failures[0].error);
