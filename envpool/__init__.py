@@ -26,11 +26,13 @@ for _module in dict.fromkeys(meta["task_module"] for meta in _envpool.families()
 _ENV_TYPES = ("gymnasium", "gym", "dm")
 
 
-def make(task_id: str, env_type: str, **config: Any) -> Any:
+def make(task_id: Any, env_type: str, **config: Any) -> Any:
     """Make a pool of ``num_envs`` envs of ``task_id``.
 
     Args:
-        task_id: a registered id, e.g. ``"CartPole-v1"``, ``"Pong-v5"``.
+        task_id: a registered id, e.g. ``"CartPole-v1"``, ``"Pong-v5"``; or a list of ids
+            (a multi-task pool, env i runs ``task_id[i % len(task_id)]``) or a dict
+            ``{id: count}``; ``task_options={id: {...}}`` then sets one task's options.
         env_type: ``"gymnasium"`` (a gymnasium VectorEnv), ``"gym"`` (EnvPool's
             classic interface) or ``"dm"`` (batched dm_env TimeSteps).
         **config: engine options (num_envs, batch_size, num_threads,

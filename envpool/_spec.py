@@ -128,6 +128,12 @@ class EnvSpec:
     state_spec: list[ArraySpecTuple]
     # The engine's action array specs (name, dtype, shape, low, high).
     action_arrays: list[ArraySpecTuple]
+    # Multi-task pools only: the task ids, each task's family and engine
+    # config, and each env's task index (see envpool.make with a list).
+    task_ids: tuple[str, ...] = ()
+    task_families: tuple[str, ...] = ()
+    task_configs: tuple[dict[str, Any], ...] = ()
+    env_task: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.config, Config):

@@ -9,6 +9,7 @@ and reset returns only the observation; otherwise the 5-tuple API.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any
 
@@ -91,7 +92,8 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
         if self._legacy and not explicit_info:
             self.config["gym_reset_return_info"] = False
         self._return_info = bool(self.config["gym_reset_return_info"])
-        self.spec = GymEnvSpec(self.spec.task_id, self.spec.family, self.config, self.spec.state_spec, self.spec.action_arrays)
+        fields = {f.name: getattr(self.spec, f.name) for f in dataclasses.fields(EnvSpec)}
+        self.spec = GymEnvSpec(**{**fields, "config": self.config})
         self.num_envs = self._num_envs
         self.observation_space = self.spec.observation_space
         self.action_space = self.spec.action_space

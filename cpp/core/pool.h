@@ -105,6 +105,15 @@ class BatchError : public std::exception {
   std::string message;
 };
 
+// One task of a pool: a family and its config. A multi-task pool has
+// several (the same state and action specs, checked), and env i runs task
+// env_task[i]; its max_episode_steps is its task's.
+struct PoolTask {
+  const Family* family;
+  Config config;
+  int64_t max_episode_steps = 0;  // 0 = no limit
+};
+
 // Thrown to a thread waiting in the pool when another thread closes it.
 class PoolClosed : public std::runtime_error {
  public:
@@ -114,8 +123,15 @@ class PoolClosed : public std::runtime_error {
 class EnvPool {
  public:
   EnvPool(const Family& family, const Config& config, PoolOptions opt)
-      : opt_(Resolve(opt)), env_spec_(family.make_spec(config)),
-        layout_(BuildLayout(env_spec_, opt.autoreset)),
+      : EnvPool({PoolTask{&family, config, opt.max_episode_steps}}, {}, opt) {}
+
+  // A pool over several tasks; env_task[i] is env i's index into tasks
+  // (empty: every env runs tasks[0]). With more than one task, each row's
+  // info:task_id holds that index.
+  EnvPool(std::vector<PoolTask> tasks, std::vector<int> env_task, PoolOptions opt)
+      : opt_(Resolve(opt)), pool_tasks_(std::move(tasks)), env_task_(std::move(env_task)),
+        env_spec_(CheckedSpec(pool_tasks_, env_task_, opt_.num_envs)),
+        layout_(BuildLayout(env_spec_, opt.autoreset, pool_tasks_.size() > 1)),
         sync_(opt_.batch_size == opt_.num_envs),
         num_workers_(NumWorkers(opt_)),
         queue_(sync_ ? num_workers_ + 1 : 1, static_cast<std::size_t>(opt_.num_envs)) {
@@ -127,7 +143,8 @@ class EnvPool {
     for (const ArraySpec& a : env_spec_.action) action_bytes_.push_back(a.NumBytes());
     for (const ArraySpec& a : env_spec_.state) state_types_.push_back(a.dtype);
     for (const ArraySpec& a : env_spec_.action) action_types_.push_back(a.dtype);
-    CreateEnvs(family, config);
+    if (pool_tasks_.size() > 1) task_key_ = static_cast<int>(layout_.specs.size()) - 1;
+    CreateEnvs();
     if (!sync_) {
       ring_ = std::vector<RingSlot>(ring_size_);
       for (int i = 0; i < ring_size_; ++i) Publish(i);
@@ -271,6 +288,8 @@ class EnvPool {
     std::vector<char*> action;
     std::vector<char*> out;  // this env's row pointers, refreshed per task
     int64_t elapsed = 0;
+    int64_t max_episode_steps = 0;
+    int task = 0;
     uint32_t runs = 0;
     bool needs_reset = true;
     uint64_t check_stamp = 0;  // under mu_
@@ -376,7 +395,37 @@ class EnvPool {
     }
   }
 
-  static StateLayout BuildLayout(const EnvSpec& spec, AutoresetMode mode) {
+  // The tasks' common spec; every task must declare the same arrays (name,
+  // dtype, shape and bounds), or batches could not hold them.
+  static EnvSpec CheckedSpec(const std::vector<PoolTask>& tasks, const std::vector<int>& env_task, int num_envs) {
+    if (tasks.empty()) throw std::invalid_argument("a pool needs at least one task");
+    if (!env_task.empty() && static_cast<int>(env_task.size()) != num_envs)
+      throw std::invalid_argument("env_task must name a task for each of the " + std::to_string(num_envs) + " envs");
+    for (int t : env_task)
+      if (t < 0 || t >= static_cast<int>(tasks.size()))
+        throw std::out_of_range("env_task holds " + std::to_string(t) + ", not a task index");
+    EnvSpec first = tasks[0].family->make_spec(tasks[0].config);
+    for (std::size_t t = 1; t < tasks.size(); ++t) {
+      EnvSpec other = tasks[t].family->make_spec(tasks[t].config);
+      auto differ = [&](const std::vector<ArraySpec>& a, const std::vector<ArraySpec>& b, const char* what) {
+        if (a.size() != b.size())
+          throw std::invalid_argument("task " + std::to_string(t) + " has " + std::to_string(b.size()) + " " + what +
+                                      " arrays, task 0 has " + std::to_string(a.size()));
+        for (std::size_t k = 0; k < a.size(); ++k) {
+          const bool same = a[k].name == b[k].name && a[k].dtype == b[k].dtype && a[k].shape == b[k].shape &&
+                            a[k].low == b[k].low && a[k].high == b[k].high;
+          if (!same)
+            throw std::invalid_argument("task " + std::to_string(t) + "'s " + what + " array '" + b[k].name +
+                                        "' differs from task 0's '" + a[k].name + "'");
+        }
+      };
+      differ(first.state, other.state, "state");
+      differ(first.action, other.action, "action");
+    }
+    return first;
+  }
+
+  static StateLayout BuildLayout(const EnvSpec& spec, AutoresetMode mode, bool multi_task) {
     std::vector<ArraySpec> specs = CommonStateSpecs();
     for (const ArraySpec& a : spec.state) specs.push_back(a);
     if (mode == AutoresetMode::kSameStep) {
@@ -389,6 +438,8 @@ class EnvPool {
       }
       specs.push_back(Spec<int32_t>("final:info:elapsed_step", {}));
     }
+    // Last, so the keys before it keep their places.
+    if (multi_task) specs.push_back(Spec<int32_t>("info:task_id", {}));
     return StateLayout(std::move(specs));
   }
 
@@ -423,7 +474,7 @@ class EnvPool {
     return std::make_shared<StateBatch>(layout_, opt_.num_envs, rows, large_memory_->Get());
   }
 
-  void CreateEnvs(const Family& family, const Config& config) {
+  void CreateEnvs() {
     slots_.resize(opt_.num_envs);
     in_flight_ = std::make_unique<std::atomic<bool>[]>(opt_.num_envs);
     // Env construction can be slow (ROM loading, XML parsing): spread it.
@@ -433,7 +484,10 @@ class EnvPool {
     auto build = [&](int t) {
       try {
         for (int i = t; i < opt_.num_envs; i += nt) {
-          slots_[i].env = family.make_env(config, i);
+          const PoolTask& task = pool_tasks_[env_task_.empty() ? 0 : env_task_[i]];
+          slots_[i].task = env_task_.empty() ? 0 : env_task_[i];
+          slots_[i].max_episode_steps = task.max_episode_steps;
+          slots_[i].env = task.family->make_env(task.config, i);
           slots_[i].env->Seed(opt_.seed + static_cast<uint64_t>(i));
         }
       } catch (...) {
@@ -655,7 +709,7 @@ class EnvPool {
         r = s.env->Step(ActionRow(s.action.data(), KeyTypes{action_types_.data(), static_cast<int>(action_types_.size())}),
                         out);
         ++s.elapsed;
-        if (opt_.max_episode_steps > 0 && s.elapsed >= opt_.max_episode_steps) r.truncated = true;
+        if (s.max_episode_steps > 0 && s.elapsed >= s.max_episode_steps) r.truncated = true;
         if (r.terminated) r.discount = 0.0f;
         if ((r.terminated || r.truncated) && opt_.autoreset == AutoresetMode::kSameStep) {
           if (!t.claimed) ClaimRingRow(&t);
@@ -692,6 +746,7 @@ class EnvPool {
     *reinterpret_cast<int32_t*>(batch->Row(kElapsedStep, row)) = SaturatedInt32(s.elapsed);
     if (opt_.autoreset == AutoresetMode::kSameStep && (error || !(r.terminated || r.truncated)))
       ClearFinal(batch, row);
+    if (task_key_ >= 0) *reinterpret_cast<int32_t*>(batch->Row(task_key_, row)) = s.task;
     if (error) batch->AddFailure(task.env_id, error);
     if (batch->done.Arrive()) completed_.Notify();
   }
@@ -733,6 +788,8 @@ class EnvPool {
   }
 
   PoolOptions opt_;
+  std::vector<PoolTask> pool_tasks_;
+  std::vector<int> env_task_;
   EnvSpec env_spec_;
   StateLayout layout_;
   bool sync_ = true;
@@ -743,6 +800,7 @@ class EnvPool {
   std::shared_ptr<BatchMemory> memory_;
   std::shared_ptr<BatchMemory> large_memory_;  // under mu_
   int num_env_keys_ = 0;
+  int task_key_ = -1;  // the layout's info:task_id (multi-task pools only)
   std::vector<std::size_t> action_bytes_;
   // Element types of the env's keys, for the debug-build key checks.
   std::vector<DType> state_types_, action_types_;

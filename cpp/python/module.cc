@@ -254,13 +254,38 @@ class PyPool {
   // with_discount=false leaves the discount slot of results None (saves a
   // view per call for interfaces that do not hand discounts out).
   PyPool(const std::string& family_name, const py::dict& user_config, bool with_discount)
+      : PyPool(std::vector<std::string>{family_name}, std::vector<py::dict>{user_config}, {}, with_discount) {}
+
+  // A multi-task pool: one (family, config) per task, env_task[i] the task
+  // of env i. The engine keys (num_envs, batch_size, num_threads, seed,
+  // thread_affinity_offset, autoreset_mode) must agree across the configs;
+  // max_episode_steps is per task.
+  PyPool(const std::vector<std::string>& families, const std::vector<py::dict>& configs, std::vector<int> env_task,
+         bool with_discount)
       : with_discount_(with_discount) {
-    const envpool::Family& family = GetFamily(family_name);
-    config_ = BuildConfig(family, user_config);
-    envpool::PoolOptions opt = ParseOptions(config_);
+    if (families.empty() || families.size() != configs.size())
+      throw py::value_error("a pool needs one config per family, and at least one");
+    std::vector<envpool::PoolTask> tasks;
+    envpool::PoolOptions opt;
+    for (std::size_t t = 0; t < families.size(); ++t) {
+      const envpool::Family& family = GetFamily(families[t]);
+      Config c = BuildConfig(family, configs[t]);
+      envpool::PoolOptions o = ParseOptions(c);
+      if (t == 0) {
+        opt = o;
+        config_ = c;
+      } else if (o.num_envs != opt.num_envs || o.batch_size != opt.batch_size || o.num_threads != opt.num_threads ||
+                 o.seed != opt.seed || o.thread_affinity_offset != opt.thread_affinity_offset ||
+                 o.autoreset != opt.autoreset) {
+        throw py::value_error("task " + std::to_string(t) +
+                              "'s engine options (num_envs, batch_size, num_threads, seed, thread_affinity_offset, "
+                              "autoreset_mode) differ from task 0's");
+      }
+      tasks.push_back(envpool::PoolTask{&family, std::move(c), o.max_episode_steps});
+    }
     {
       py::gil_scoped_release release;
-      pool_ = std::make_unique<envpool::EnvPool>(family, config_, opt);
+      pool_ = std::make_unique<envpool::EnvPool>(std::move(tasks), std::move(env_task), opt);
     }
     IssueWarnings();  // e.g. from loading a model
     const auto& specs = pool_->layout().specs;
@@ -805,6 +830,9 @@ PYBIND11_MODULE(_envpool, m) {
   py::class_<PyPool>(m, "Pool")
       .def(py::init<const std::string&, const py::dict&, bool>(), py::arg("family"), py::arg("config"),
            py::arg("with_discount") = true)
+      .def(py::init<const std::vector<std::string>&, const std::vector<py::dict>&, std::vector<int>, bool>(),
+           py::arg("families"), py::arg("configs"), py::arg("env_task"), py::arg("with_discount") = true,
+           "A multi-task pool: env i runs task env_task[i] (an index into families/configs)")
       .def_property_readonly("config", &PyPool::config)
       .def_property_readonly("state_spec", &PyPool::state_spec)
       .def_property_readonly("action_spec", &PyPool::action_spec)

@@ -1,0 +1,134 @@
+"""Multi-task pools: envpool.make([...]) / make({task: count}) runs different tasks in one pool.
+Each env follows exactly the trajectory it has in a single-task pool with the same seed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import envpool
+from envpool import _envpool
+
+GAMES = ["Pong-v5", "Breakout-v5", "SpaceInvaders-v5", "MsPacman-v5"]
+atari = pytest.mark.skipif("Atari" not in _envpool.families(), reason="Atari family not built")
+
+
+def _actions(n: int, steps: int, high: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, high, size=(steps, n))
+
+
+def _single_task_run(task: str, n: int, seed: int, acts: np.ndarray, **opts) -> list[tuple]:
+    env = envpool.make(task, env_type="gymnasium", num_envs=n, seed=seed, **opts)
+    obs, _ = env.reset()
+    out = [(obs.copy(), None, None, None)]
+    for a in acts:
+        obs, rew, term, trunc, _ = env.step(a)
+        out.append((obs.copy(), rew.copy(), term.copy(), trunc.copy()))
+    env.close()
+    return out
+
+
+@atari
+def test_each_env_follows_its_single_task_trajectory() -> None:
+    n, seed, steps = 8, 7, 40
+    opts = {"full_action_space": True, "episodic_life": True}
+    acts = _actions(n, steps, 18)
+    env = envpool.make(GAMES, env_type="gymnasium", num_envs=n, seed=seed, **opts)
+    assert env.task_ids == GAMES
+    obs, info = env.reset()
+    assert list(info["task_id"]) == [i % 4 for i in range(n)]
+    multi = [(obs.copy(), None, None, None)]
+    for a in acts:
+        obs, rew, term, trunc, info = env.step(a)
+        assert list(info["task_id"]) == [i % 4 for i in range(n)]
+        multi.append((obs.copy(), rew.copy(), term.copy(), trunc.copy()))
+    for g, game in enumerate(GAMES):
+        single = _single_task_run(game, n, seed, acts, **opts)
+        for i in range(g, n, 4):  # env i runs GAMES[i % 4] with seed + i in both pools
+            for t, (m, s) in enumerate(zip(multi, single, strict=True)):
+                np.testing.assert_array_equal(m[0][i], s[0][i], err_msg=f"{game} env {i} step {t}")
+                if t:
+                    assert (m[1][i], m[2][i], m[3][i]) == (s[1][i], s[2][i], s[3][i])
+
+
+@atari
+def test_async_multi_task_pool_matches_sync_per_env() -> None:
+    """Async batches (first to finish) still give each env its own trajectory."""
+    n, seed, steps = 8, 3, 12
+    opts = {"full_action_space": True}
+    act = lambda env_id, t: (env_id * 7 + t * 3) % 18  # noqa: E731
+    ref = envpool.make(GAMES, env_type="gymnasium", num_envs=n, seed=seed, **opts)
+    obs, _ = ref.reset()
+    want = {i: [obs[i].copy()] for i in range(n)}
+    for t in range(steps):
+        obs, *_ = ref.step(np.array([act(i, t) for i in range(n)]))
+        for i in range(n):
+            want[i].append(obs[i].copy())
+    env = envpool.make(GAMES, env_type="gymnasium", num_envs=n, batch_size=4, num_threads=2, seed=seed, **opts)
+    env.async_reset()
+    got: dict[int, list] = {i: [] for i in range(n)}
+    while min(len(v) for v in got.values()) <= steps:
+        obs, _, _, _, info = env.recv()
+        ids = info["env_id"]
+        assert list(info["task_id"]) == [i % 4 for i in ids]
+        for j, i in enumerate(ids):
+            got[int(i)].append(obs[j].copy())
+        env.send(np.array([act(int(i), len(got[int(i)]) - 1) for i in ids]), ids)
+    for i in range(n):
+        for t in range(steps + 1):
+            np.testing.assert_array_equal(got[i][t], want[i][t], err_msg=f"env {i} step {t}")
+
+
+@atari
+def test_atari_action_sets_must_match() -> None:
+    with pytest.raises(ValueError, match="full_action_space=True"):
+        envpool.make(GAMES, env_type="gymnasium", num_envs=4)
+
+
+def test_mixed_mujoco_refused_with_the_first_difference() -> None:
+    if "HalfCheetah-v4" not in _envpool.families():
+        pytest.skip("MuJoCo family not built")
+    with pytest.raises(ValueError, match=r"'HalfCheetah-v4' and 'Hopper-v4' differ: only 'HalfCheetah-v4' has"):
+        envpool.make(["HalfCheetah-v4", "Hopper-v4"], env_type="gymnasium", num_envs=2)
+    with pytest.raises(ValueError, match=r"differ in 'obs': shape"):
+        envpool.make(["Hopper-v4", "Walker2d-v4"], env_type="gymnasium", num_envs=2)
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+@pytest.mark.parametrize("env_type", ["gymnasium", "gym", "dm"])
+def test_counts_task_options_and_interfaces(env_type: str, mode: str) -> None:
+    """{task: count} gives envs in blocks; task_options reach one task (here its
+    max_episode_steps, which the engine applies per env)."""
+    env = envpool.make(
+        {"CartPole-v1": 2, "CartPole-v0": 1},
+        env_type=env_type,
+        seed=5,
+        autoreset_mode=mode,
+        task_options={"CartPole-v0": {"max_episode_steps": 3}},
+    )
+    assert env.task_ids == ["CartPole-v1", "CartPole-v0"]
+    env.reset()
+    for _ in range(3):
+        out = env.step(np.zeros(3, np.int64))
+    if env_type == "dm":
+        task_id, last = out.observation.task_id, out.last()
+        np.testing.assert_array_equal(task_id, [0, 0, 1])
+        assert list(last) == [False, False, True]
+    else:
+        info = out[-1]
+        np.testing.assert_array_equal(info["task_id"], [0, 0, 1])
+        done = out[2] | out[3] if len(out) == 5 else out[2]  # gym < 0.26: (obs, reward, done, info)
+        assert list(done) == [False, False, True]
+
+
+def test_bad_multi_task_arguments() -> None:
+    with pytest.raises(ValueError, match="repeat"):
+        envpool.make(["CartPole-v1", "CartPole-v1"], env_type="gymnasium")
+    with pytest.raises(ValueError, match="add up to 3"):
+        envpool.make({"CartPole-v1": 2, "CartPole-v0": 1}, env_type="gymnasium", num_envs=4)
+    with pytest.raises(ValueError, match="not in the pool"):
+        envpool.make(["CartPole-v1"], env_type="gymnasium", task_options={"Acrobot-v1": {}})
+    with pytest.raises(TypeError, match="multi-task"):
+        envpool.make("CartPole-v1", env_type="gymnasium", task_options={})
+    with pytest.raises(ValueError, match="unknown task id"):
+        envpool.make(["CartPole-v1", "NoSuchTask-v0"], env_type="gymnasium")
