@@ -9,6 +9,7 @@
 #ifndef ENVPOOL_CORE_ENV_H_
 #define ENVPOOL_CORE_ENV_H_
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -98,6 +99,15 @@ class Env {
   // std::invalid_argument thrown here reaches Python as ValueError, a
   // std::out_of_range as IndexError, anything else as RuntimeError.
   virtual StepResult Step(const ActionRow& action, const StateRow& out) = 0;
+
+  // Rendering (render_mode="rgb_array"). RenderSize() is the frame's
+  // {height, width}, fixed for the env's life ({0, 0}: the env cannot
+  // render). Render() draws the current state into rgb, height x width x 3
+  // uint8, row-major. It runs on a stepping thread, never concurrently with
+  // the env's Reset/Step; an env that needs a per-thread graphics context
+  // (MuJoCo's) creates it there.
+  virtual std::array<int, 2> RenderSize() const { return {0, 0}; }
+  virtual void Render(uint8_t* rgb) { (void)rgb; }
 
  protected:
   std::mt19937_64 rng_;
