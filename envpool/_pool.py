@@ -102,6 +102,36 @@ def _check_py_options(opts: dict[str, Any]) -> None:
         opts[key] = bool(opts[key])
 
 
+_CAMERA_INT_KEYS = ("type", "fixedcamid", "trackbodyid", "orthographic")
+
+
+def _camera_keys(merged: dict[str, Any]) -> None:
+    """MuJoCo's render keys in the engine's terms: gymnasium's None for camera_id /
+    camera_name / default_camera_config is -1 / "" / "", and a default_camera_config
+    dict (mjvCamera attribute -> value) becomes the engine's text, "key=value;...",
+    with lookat's three numbers comma separated."""
+    if "camera_id" in merged and merged["camera_id"] is None:
+        merged["camera_id"] = -1
+    if "camera_name" in merged and merged["camera_name"] is None:
+        merged["camera_name"] = ""
+    cfg = merged["default_camera_config"]
+    if cfg is None:
+        merged["default_camera_config"] = ""
+    elif isinstance(cfg, collections.abc.Mapping):
+
+        def text(key: str, value: Any) -> str:
+            if key == "lookat":
+                return ",".join(repr(float(x)) for x in np.ravel(value))
+            if key in _CAMERA_INT_KEYS and float(value).is_integer():
+                return str(int(value))
+            return repr(float(value))
+
+        try:
+            merged["default_camera_config"] = ";".join(f"{k}={text(str(k), v)}" for k, v in cfg.items())
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"default_camera_config values must be numbers (lookat: 3 numbers), got {cfg!r}") from e
+
+
 class Frames(np.ndarray):
     """What render() returns: uint8 frames, batch first (n, height, width, 3). A NumPy
     array that also counts as a Sequence, as gymnasium's vector RecordVideo requires."""
@@ -133,6 +163,8 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
     _check_py_options(py_opts)
     if "autoreset_mode" in merged:
         merged["autoreset_mode"] = _autoreset_mode(merged["autoreset_mode"])
+    if "default_camera_config" in merged:
+        _camera_keys(merged)
     full, state_spec, action_spec = _envpool.make_spec(task.family, merged)
     if full.get("batch_size") == 0:
         full["batch_size"] = full["num_envs"]  # EnvPool's config reports the resolved batch size

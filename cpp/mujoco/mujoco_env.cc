@@ -8,10 +8,12 @@
 #include <mujoco/mujoco.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <sstream>
@@ -20,6 +22,8 @@
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "cpp/mujoco/render.h"
 
 namespace envpool::mujoco {
 namespace {
@@ -245,7 +249,26 @@ struct Params {
   double reward_dist_weight = 1.0;
   double reward_control_weight = 1.0;
   bool expose_state = false;
+  RenderOptions render;
 };
+
+// gymnasium's render keywords: width, height, camera_id, camera_name and
+// default_camera_config (as text, see CameraConfig in render.h).
+RenderOptions ReadRenderOptions(const Config& c) {
+  RenderOptions o;
+  auto whole = [&](const std::string& key, double fallback) {
+    const double v = GetNumber(c, key, fallback);
+    if (v != std::floor(v) || v < -1e9 || v > 1e9)
+      throw std::invalid_argument("config key '" + key + "' must be an integer");
+    return static_cast<int>(v);
+  };
+  o.width = whole("width", 480);
+  o.height = whole("height", 480);
+  o.camera_id = whole("camera_id", -1);
+  o.camera_name = GetString(c, "camera_name", "");
+  o.default_camera = CameraConfig::Parse(GetString(c, "default_camera_config", ""));
+  return o;
+}
 
 Params ReadParams(const TaskDef& def, const Config& c) {
   Params p;
@@ -263,6 +286,7 @@ Params ReadParams(const TaskDef& def, const Config& c) {
   p.exclude_positions =
       GetBool(c, "exclude_current_positions_from_observation", true);
   p.expose_state = GetBool(c, "expose_state", false);
+  p.render = ReadRenderOptions(c);
   p.include_cinert = GetBool(c, "include_cinert_in_observation", true);
   p.include_cvel = GetBool(c, "include_cvel_in_observation", true);
   p.include_qfrc_actuator =
@@ -330,12 +354,16 @@ class MujocoEnv : public Env {
     if (d_ == nullptr) throw std::runtime_error("mj_makeData failed");
     try {
       Init();
+      renderer_ = std::make_unique<MujocoRenderer>(m_, p_.render);
     } catch (...) {
       mj_deleteData(d_);
       throw;
     }
   }
-  ~MujocoEnv() override { mj_deleteData(d_); }
+  ~MujocoEnv() override {
+    renderer_.reset();
+    mj_deleteData(d_);
+  }
   MujocoEnv(const MujocoEnv&) = delete;
   MujocoEnv& operator=(const MujocoEnv&) = delete;
 
@@ -370,6 +398,11 @@ class MujocoEnv : public Env {
         envpool::Spec<float>("action", {static_cast<int>(m_->nu)}, std::move(lo), std::move(hi)));
     return spec;
   }
+
+  // render_mode="rgb_array": MuJoCo's renderer on this thread's GL context,
+  // as gymnasium's MujocoRenderer (see render.h).
+  std::array<int, 2> RenderSize() const override { return {renderer_->height(), renderer_->width()}; }
+  void Render(uint8_t* rgb) override { renderer_->Render(d_, rgb); }
 
   void Reset(const StateRow& out) override {
     mj_resetData(m_, d_);
@@ -1026,10 +1059,40 @@ class MujocoEnv : public Env {
   std::vector<double> sq64_;
   std::vector<double> cf_;
   std::normal_distribution<double> normal_{0.0, 1.0};
+  std::unique_ptr<MujocoRenderer> renderer_;
 };
 
 // ---------------------------------------------------------------------------
 // The table.
+
+// gymnasium's DEFAULT_CAMERA_CONFIG of each task (the same in v4 and v5;
+// Swimmer has none), as CameraConfig text.
+std::string DefaultCameraConfig(Task task) {
+  switch (task) {
+    case Task::kAnt:
+    case Task::kHalfCheetah:
+      return "distance=4.0";
+    case Task::kHopper:
+      return "trackbodyid=2;distance=3.0;lookat=0.0,0.0,1.15;elevation=-20.0";
+    case Task::kHumanoid:
+      return "trackbodyid=1;distance=4.0;lookat=0.0,0.0,2.0;elevation=-20.0";
+    case Task::kHumanoidStandup:
+      return "trackbodyid=1;distance=4.0;lookat=0.0,0.0,0.8925;elevation=-20.0";
+    case Task::kInvertedDoublePendulum:
+      return "trackbodyid=0;distance=4.1225;lookat=0.0,0.0,0.12250000000000005";
+    case Task::kInvertedPendulum:
+      return "trackbodyid=0;distance=2.04";
+    case Task::kPusher:
+      return "trackbodyid=-1;distance=4.0";
+    case Task::kReacher:
+      return "trackbodyid=0";
+    case Task::kWalker2d:
+      return "trackbodyid=2;distance=4.0;lookat=0.0,0.0,1.15;elevation=-20.0";
+    case Task::kSwimmer:
+      break;
+  }
+  return "";
+}
 
 Config Defaults(Task task, int version, const std::string& xml,
                 int frame_skip) {
@@ -1155,6 +1218,12 @@ Config Defaults(Task task, int version, const std::string& xml,
   }
   c.Set("assets_dir", std::string());
   c.Set("expose_state", false);
+  // Rendering (gymnasium's MujocoEnv keywords).
+  c.Set("width", int64_t{480});
+  c.Set("height", int64_t{480});
+  c.Set("camera_id", int64_t{-1});
+  c.Set("camera_name", std::string());
+  c.Set("default_camera_config", DefaultCameraConfig(task));
   return c;
 }
 

@@ -29,19 +29,20 @@ def _assets_dir() -> str:
 
 _ASSETS = _assets_dir()
 
-# task, max_episode_steps, reward_threshold (gymnasium's registrations)
+# task, max_episode_steps, reward_threshold (gymnasium's registrations),
+# render_fps (gymnasium's metadata: 1 / dt at the default frame_skip)
 _TASKS = (
-    ("Ant", 1000, 6000.0),
-    ("HalfCheetah", 1000, 4800.0),
-    ("Hopper", 1000, 3800.0),
-    ("Humanoid", 1000, None),
-    ("HumanoidStandup", 1000, None),
-    ("InvertedDoublePendulum", 1000, 9100.0),
-    ("InvertedPendulum", 1000, 950.0),
-    ("Pusher", 100, 0.0),
-    ("Reacher", 50, -3.75),
-    ("Swimmer", 1000, 360.0),
-    ("Walker2d", 1000, None),
+    ("Ant", 1000, 6000.0, 20),
+    ("HalfCheetah", 1000, 4800.0, 20),
+    ("Hopper", 1000, 3800.0, 125),
+    ("Humanoid", 1000, None, 67),
+    ("HumanoidStandup", 1000, None, 67),
+    ("InvertedDoublePendulum", 1000, 9100.0, 20),
+    ("InvertedPendulum", 1000, 950.0, 25),
+    ("Pusher", 100, 0.0, 20),
+    ("Reacher", 50, -3.75, 50),
+    ("Swimmer", 1000, 360.0, 25),
+    ("Walker2d", 1000, None, 125),
 )
 
 # EnvPool's older ids (v3, or v2 where gym had no v3). gymnasium documents
@@ -67,8 +68,8 @@ _LEGACY = {
 # frame_stack (EnvPool's option, default 1): observations of shape
 # (frame_stack, *obs_shape), oldest first, a reset filling every slot; done
 # in Python by envpool._pool for every task registered with an assets_dir.
-for _task, _steps, _threshold in _TASKS:
-    _extra = {} if _threshold is None else {"reward_threshold": _threshold}
+for _task, _steps, _threshold, _fps in _TASKS:
+    _extra = {"render_fps": _fps} if _threshold is None else {"reward_threshold": _threshold, "render_fps": _fps}
     _old, _old_config = _LEGACY[_task]
     register(
         f"{_task}-{_old}", f"{_task}-v4", max_episode_steps=_steps, assets_dir=_ASSETS, **_extra, **_old_config
