@@ -1065,9 +1065,10 @@ class MujocoEnv : public Env {
 // ---------------------------------------------------------------------------
 // The table.
 
-// gymnasium's DEFAULT_CAMERA_CONFIG of each task (the same in v4 and v5;
-// Swimmer has none), as CameraConfig text.
-std::string DefaultCameraConfig(Task task) {
+// The default_camera_config gymnasium's class uses, as CameraConfig text:
+// the module's DEFAULT_CAMERA_CONFIG (the same for v4 and v5), except that
+// Swimmer has none and InvertedDoublePendulum-v5's keyword defaults to None.
+std::string DefaultCameraConfig(Task task, int version) {
   switch (task) {
     case Task::kAnt:
     case Task::kHalfCheetah:
@@ -1079,6 +1080,7 @@ std::string DefaultCameraConfig(Task task) {
     case Task::kHumanoidStandup:
       return "trackbodyid=1;distance=4.0;lookat=0.0,0.0,0.8925;elevation=-20.0";
     case Task::kInvertedDoublePendulum:
+      if (version >= 5) break;
       return "trackbodyid=0;distance=4.1225;lookat=0.0,0.0,0.12250000000000005";
     case Task::kInvertedPendulum:
       return "trackbodyid=0;distance=2.04";
@@ -1223,7 +1225,7 @@ Config Defaults(Task task, int version, const std::string& xml,
   c.Set("height", int64_t{480});
   c.Set("camera_id", int64_t{-1});
   c.Set("camera_name", std::string());
-  c.Set("default_camera_config", DefaultCameraConfig(task));
+  c.Set("default_camera_config", DefaultCameraConfig(task, version));
   return c;
 }
 

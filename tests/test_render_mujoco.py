@@ -1,0 +1,302 @@
+"""render_mode="rgb_array" for the MuJoCo tasks: MuJoCo's own renderer (mjr_*) in an off-screen
+GL context made in C++ (cpp/mujoco/render.h, gl_context.h).
+
+Frames are pixel-equal to gymnasium's MujocoRenderer under the same GL backend and settings
+(size, camera_id / camera_name, default_camera_config), from the same states. libmujoco loads
+its GL entry points once per process, so the backend is per process: every comparison runs in a
+subprocess with MUJOCO_GL set (tests/_mujoco_render.py), gymnasium's reference in the same
+process as ours. Bad input raises Python exceptions, never ends the process.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("mujoco")
+pytest.importorskip("gymnasium")
+pytest.importorskip("imageio")  # gymnasium's MuJoCo envs import it
+
+import envpool  # noqa: E402
+from envpool import _envpool  # noqa: E402
+
+if "Ant-v4" not in _envpool.families():
+    pytest.skip("envpool was built without MuJoCo", allow_module_level=True)
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+TESTS = Path(__file__).resolve().parent
+HAVE_OSMESA = ctypes.util.find_library("OSMesa") is not None
+HAVE_EGL = ctypes.util.find_library("EGL") is not None
+osmesa = pytest.mark.skipif(not HAVE_OSMESA, reason="no libOSMesa (Debian: libosmesa6)")
+
+
+def _run(code: str, timeout: float = 900, **env: str | None) -> subprocess.CompletedProcess:
+    """python -c code in a fresh process with the tests folder importable; env None unsets."""
+    full = dict(os.environ)
+    for k, v in env.items():
+        if v is None:
+            full.pop(k, None)
+        else:
+            full[k] = v
+    prelude = f"import sys; sys.path.insert(0, {str(TESTS)!r})\n"
+    return subprocess.run(
+        [sys.executable, "-c", prelude + code], env=full, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def _compare(cases: list, **env: str | None) -> list:
+    out = _run(f"import _mujoco_render as r\nr.main({cases!r})", **env)
+    lines = [line for line in out.stdout.splitlines() if line.startswith("RESULT")]
+    assert out.returncode == 0 and lines, out.stderr[-4000:]
+    return json.loads(lines[-1][len("RESULT") :])
+
+
+def _assert_pixel_equal(cases: list, results: list) -> None:
+    for (task_id, kwargs, extra), envs in zip(cases, results, strict=True):
+        for i, r in enumerate(envs):
+            what = f"{task_id} {kwargs} {extra} env {i}"
+            assert r["shape"] == r["ref_shape"], what
+            assert r["max_diff"] == 0 and r["pixels_differing"] == 0, f"{what}: {r}"
+            assert r["std"] > 1, f"{what}: a blank frame? {r}"  # a picture, not a clear colour
+
+
+# task, options, (num_envs, num_threads). Every v5 task at gymnasium's default 480x480 and
+# default camera (its DEFAULT_CAMERA_CONFIG), v4 ones, other sizes (odd, and larger than the
+# model's 640x480 offscreen buffer), model cameras by id and by name, a custom camera config.
+OSMESA_CASES = [
+    *[
+        (f"{t}-v5", {}, {})
+        for t in (
+            "Ant",
+            "HalfCheetah",
+            "Hopper",
+            "Humanoid",
+            "HumanoidStandup",
+            "InvertedDoublePendulum",
+            "InvertedPendulum",
+            "Pusher",
+            "Reacher",
+            "Swimmer",
+            "Walker2d",
+        )
+    ],
+    ("Humanoid-v4", {}, {}),
+    ("InvertedDoublePendulum-v4", {}, {}),  # v4 has a camera config, v5 none
+    ("HalfCheetah-v4", {"width": 320, "height": 240}, {}),
+    ("Walker2d-v4", {"width": 101, "height": 77}, {}),
+    ("Swimmer-v5", {"width": 800, "height": 600}, {}),
+    ("Ant-v5", {"camera_name": "track"}, {}),
+    ("Ant-v4", {"camera_id": 0, "width": 200, "height": 160}, {}),
+    ("Humanoid-v5", {"camera_id": 1, "width": 240, "height": 240}, {}),
+    (
+        "HalfCheetah-v5",
+        {"default_camera_config": {"distance": 3.0, "azimuth": 120, "elevation": -10.0, "lookat": [0.5, 0.0, 0.3]}},
+        {"steps": 2},
+    ),
+    ("Reacher-v5", {"default_camera_config": {"trackbodyid": 0, "distance": 1.0, "elevation": -90.0}}, {"steps": 2}),
+    # Several envs on two stepping threads: each thread renders in its own context.
+    ("HalfCheetah-v5", {"width": 240, "height": 240}, {"num_envs": 8, "num_threads": 2, "steps": 3}),
+]
+
+
+@osmesa
+def test_frames_equal_gymnasium_osmesa() -> None:
+    results = _compare(OSMESA_CASES, MUJOCO_GL="osmesa", PYOPENGL_PLATFORM="osmesa")
+    _assert_pixel_equal(OSMESA_CASES, results)
+
+
+EGL_CASES = [
+    ("HalfCheetah-v5", {}, {}),
+    ("Humanoid-v4", {"width": 320, "height": 240}, {}),
+    ("Ant-v5", {"width": 240, "height": 240}, {"num_envs": 4, "num_threads": 2, "steps": 2}),
+]
+
+
+@pytest.mark.skipif(not HAVE_EGL, reason="no libEGL")
+def test_frames_equal_gymnasium_egl() -> None:
+    probe = _run(
+        "import envpool\ne = envpool.make('Reacher-v5', env_type='gymnasium', render_mode='rgb_array', width=8,"
+        " height=8)\ne.reset()\ne.render()",
+        MUJOCO_GL="egl",
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"EGL is not usable here: {probe.stderr.strip().splitlines()[-1:]}")
+    results = _compare(EGL_CASES, MUJOCO_GL="egl", PYOPENGL_PLATFORM="egl")
+    _assert_pixel_equal(EGL_CASES, results)
+
+
+@osmesa
+def test_every_interface_and_repeated_renders() -> None:
+    """gym and dm pools render too; rendering twice gives the same frame (the GL state is
+    per thread, shared by the envs of a model); frames follow the state; metadata."""
+    code = """
+import numpy as np, envpool
+for env_type in ("gym", "dm", "gymnasium"):
+    e = envpool.make("Hopper-v5", env_type=env_type, num_envs=3, num_threads=2, render_mode="rgb_array",
+                     width=64, height=48)
+    e.reset()
+    a = e.render(env_ids=[0, 1, 2]); b = e.render(env_ids=[2, 0])
+    assert a.shape == (3, 48, 64, 3) and a.dtype == np.uint8, a.shape
+    assert np.array_equal(b[0], a[2]) and np.array_equal(b[1], a[0])
+    if env_type != "dm":
+        assert e.metadata["render_fps"] == 125 and e.metadata["render_modes"] == ["rgb_array"]
+    act = np.ones((3, 3), np.float32)
+    e.step(act) if env_type != "dm" else e.step(act, np.arange(3))
+    assert not np.array_equal(e.render(env_ids=[0])[0], a[0])
+    e.close()
+print("OK")
+"""
+    out = _run(code, MUJOCO_GL="osmesa")
+    assert out.returncode == 0 and "OK" in out.stdout, out.stderr[-4000:]
+
+
+# ---------------------------------------------------------------------------
+# Bad input: ValueError / TypeError at make, before any GL is touched.
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"camera_name": "no_such_camera"}, ValueError, "not a camera of the model.*'track'"),
+        ({"camera_id": 1}, ValueError, r"camera_id must be -1 .* in \[0, 1\), got 1"),
+        ({"camera_id": -2}, ValueError, "camera_id must be -1"),
+        ({"camera_id": 0, "camera_name": "track"}, ValueError, "Both `camera_id` and `camera_name`"),
+        ({"width": 0}, ValueError, "width and height must be in"),
+        ({"height": -480}, ValueError, "width and height must be in"),
+        ({"width": 100000}, ValueError, "width and height must be in"),
+        ({"width": 1.5}, TypeError, "'width' must be an int"),
+        ({"default_camera_config": {"zoom": 2.0}}, ValueError, "unknown key 'zoom'"),
+        ({"default_camera_config": {"lookat": [1.0, 2.0]}}, ValueError, "lookat must be three numbers"),
+        ({"default_camera_config": {"trackbodyid": 0.5}}, ValueError, "trackbodyid must be an integer"),
+        ({"default_camera_config": {"distance": "far"}}, TypeError, "default_camera_config values must be numbers"),
+        ({"default_camera_config": "distance"}, ValueError, "expected key=value"),
+        ({"camera_name": 3}, TypeError, "'camera_name' must be a str"),
+    ],
+)
+def test_bad_render_options(kwargs, error, match) -> None:
+    with pytest.raises(error, match=match):
+        envpool.make("HalfCheetah-v5", env_type="gymnasium", render_mode="rgb_array", **kwargs)
+
+
+def test_render_options_in_config() -> None:
+    e = envpool.make("Humanoid-v5", env_type="gymnasium", num_envs=1)
+    assert (e.config["width"], e.config["height"], e.config["camera_id"], e.config["camera_name"]) == (480, 480, -1, "")
+    assert e.config["default_camera_config"] == "trackbodyid=1;distance=4.0;lookat=0.0,0.0,2.0;elevation=-20.0"
+    # gymnasium's None, and a dict as its text
+    e = envpool.make(
+        "Humanoid-v5",
+        env_type="gymnasium",
+        camera_id=None,
+        camera_name=None,
+        default_camera_config={"distance": np.float64(3), "lookat": np.array([0, 0, 1]), "type": 1.0},
+    )
+    assert e.config["camera_id"] == -1 and e.config["camera_name"] == ""
+    assert e.config["default_camera_config"] == "distance=3.0;lookat=0.0,0.0,1.0;type=1"
+    e = envpool.make("Swimmer-v5", env_type="gymnasium", default_camera_config=None)
+    assert e.config["default_camera_config"] == ""
+    assert envpool.make("Humanoid-v5", env_type="gymnasium", camera_name="track").config["camera_name"] == "track"
+
+
+def test_render_a_closed_pool_raises() -> None:
+    e = envpool.make("HalfCheetah-v5", env_type="gymnasium", num_envs=2, render_mode="rgb_array")
+    e.reset()
+    e.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        e.render()
+
+
+def test_render_needs_render_mode() -> None:
+    e = envpool.make("HalfCheetah-v5", env_type="gymnasium", num_envs=1)
+    e.reset()
+    with pytest.raises(RuntimeError, match="render_mode='rgb_array'"):
+        e.render()
+
+
+# ---------------------------------------------------------------------------
+# GL availability: import and stepping never load GL; no usable GL is an exception.
+
+_STEP_AND_RENDER = """
+import numpy as np, envpool
+e = envpool.make("Reacher-v5", env_type="gymnasium", num_envs=2, num_threads=2, render_mode="rgb_array")
+e.reset()
+for attempt in range(2):
+    try:
+        e.render()
+    except Exception as err:
+        print("ERROR", type(err).__name__, err)
+    else:
+        print("RENDERED")
+e.step(np.zeros((2, 2), np.float32))  # the pool still works
+maps = open("/proc/self/maps").read()
+print("LOADED", "libOSMesa" in maps, "libEGL" in maps)
+"""
+
+
+def test_import_and_stepping_load_no_gl() -> None:
+    code = """
+import numpy as np, envpool
+e = envpool.make("Ant-v5", env_type="gymnasium", num_envs=2, render_mode="rgb_array")
+e.reset(); e.step(np.zeros((2, 8), np.float32))
+maps = open("/proc/self/maps").read()
+print("LOADED", "libOSMesa" in maps, "libEGL" in maps, "libGL" in maps)
+"""
+    out = _run(code)
+    assert out.returncode == 0, out.stderr[-4000:]
+    assert "LOADED False False False" in out.stdout, out.stdout
+
+
+def test_no_gl_available_is_an_exception() -> None:
+    out = _run(
+        _STEP_AND_RENDER,
+        MUJOCO_GL=None,
+        ENVPOOL_EGL_LIBRARY="libNoSuchEGL.so.1",
+        ENVPOOL_OSMESA_LIBRARY="libNoSuchOSMesa.so.8",
+    )
+    assert out.returncode == 0, out.stderr[-4000:]
+    errors = [line for line in out.stdout.splitlines() if line.startswith("ERROR")]
+    assert len(errors) == 2 and "RENDERED" not in out.stdout, out.stdout
+    assert errors[0].startswith("ERROR RuntimeError") and "none is usable" in errors[0], errors[0]
+    assert "libNoSuchEGL.so.1" in errors[0] and "libNoSuchOSMesa.so.8" in errors[0] and "libosmesa6" in errors[0]
+    assert "LOADED False False" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "env, error, match",
+    [
+        ({"MUJOCO_GL": "glfw"}, "ValueError", "MUJOCO_GL must be 'egl' or 'osmesa'"),
+        ({"MUJOCO_GL": "osmesa", "ENVPOOL_OSMESA_LIBRARY": "libNoSuch.so"}, "RuntimeError", "MUJOCO_GL=osmesa, but"),
+        ({"MUJOCO_GL": "egl", "MUJOCO_EGL_DEVICE_ID": "99"}, "RuntimeError", "MUJOCO_GL=egl, but EGL is not usable"),
+    ],
+)
+def test_unusable_backend_is_an_exception(env, error, match) -> None:
+    out = _run(_STEP_AND_RENDER, **env)
+    assert out.returncode == 0, out.stderr[-4000:]
+    errors = [line for line in out.stdout.splitlines() if line.startswith("ERROR")]
+    assert len(errors) == 2 and errors[0].startswith(f"ERROR {error}") and match in errors[0], out.stdout
+
+
+@osmesa
+def test_default_backend_renders_and_exit_is_clean() -> None:
+    """MUJOCO_GL unset: EGL if usable, else OSMesa. Pools left open at exit (their threads'
+    GL contexts alive), closed ones, and a render on the main thread: the process exits 0."""
+    code = """
+import numpy as np, envpool
+a = envpool.make("Ant-v5", env_type="gymnasium", num_envs=4, num_threads=2, render_mode="rgb_array",
+                 render_env_ids=[0, 1, 2, 3], width=64, height=64)
+a.reset(); f = a.render()
+assert f.shape == (4, 64, 64, 3) and f.mean() > 20
+b = envpool.make("Walker2d-v5", env_type="gymnasium", num_envs=1, render_mode="rgb_array", width=32, height=32)
+b.reset(); b.render(); b.close()
+del b
+print("OK")
+"""
+    out = _run(code, MUJOCO_GL=None)
+    assert out.returncode == 0 and "OK" in out.stdout, out.stderr[-4000:]
