@@ -34,6 +34,7 @@ constexpr EGLint kEglRead = 0x305A;
 constexpr EGLenum kEglOpenGLApi = 0x30A2;
 constexpr EGLenum kEglPlatformDeviceExt = 0x313F;
 // mujoco.egl's attributes: RGBA8, depth 24, stencil 8, pbuffer, desktop GL.
+// clang-format off
 constexpr EGLint kEglConfigAttribs[] = {
     0x3024, 8,       // EGL_RED_SIZE
     0x3023, 8,       // EGL_GREEN_SIZE
@@ -46,6 +47,7 @@ constexpr EGLint kEglConfigAttribs[] = {
     0x3040, 0x0008,  // EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT
     kEglNone,
 };
+// clang-format on
 
 struct Egl {
   void* (*GetProcAddress)(const char*) = nullptr;
@@ -159,8 +161,7 @@ bool SetUpEgl(Egl* egl, std::string* loaded, std::string* why) {
     *why = *loaded + " lacks an EGL 1.4 entry point";
     return false;
   }
-  egl->QueryDevicesEXT =
-      reinterpret_cast<decltype(egl->QueryDevicesEXT)>(egl->GetProcAddress("eglQueryDevicesEXT"));
+  egl->QueryDevicesEXT = reinterpret_cast<decltype(egl->QueryDevicesEXT)>(egl->GetProcAddress("eglQueryDevicesEXT"));
   egl->GetPlatformDisplayEXT =
       reinterpret_cast<decltype(egl->GetPlatformDisplayEXT)>(egl->GetProcAddress("eglGetPlatformDisplayEXT"));
   if (egl->QueryDevicesEXT == nullptr || egl->GetPlatformDisplayEXT == nullptr) {
@@ -218,8 +219,8 @@ bool SetUpOsmesa(Osmesa* osm, std::string* loaded, std::string* why) {
   }
   void* lib = OpenLocal(names, loaded, why);
   if (lib == nullptr) return false;
-  if (!Sym(lib, "OSMesaCreateContextExt", &osm->CreateContextExt) || !Sym(lib, "OSMesaMakeCurrent", &osm->MakeCurrent) ||
-      !Sym(lib, "OSMesaDestroyContext", &osm->DestroyContext) ||
+  if (!Sym(lib, "OSMesaCreateContextExt", &osm->CreateContextExt) ||
+      !Sym(lib, "OSMesaMakeCurrent", &osm->MakeCurrent) || !Sym(lib, "OSMesaDestroyContext", &osm->DestroyContext) ||
       !Sym(lib, "OSMesaGetCurrentContext", &osm->GetCurrentContext) ||
       !Sym(lib, "OSMesaGetIntegerv", &osm->GetIntegerv) || !Sym(lib, "OSMesaGetColorBuffer", &osm->GetColorBuffer) ||
       dlsym(lib, "OSMesaGetProcAddress") == nullptr) {
@@ -288,8 +289,7 @@ class EglContext : public GLContext {
 
 class OsmesaContext : public GLContext {
  public:
-  explicit OsmesaContext(const Osmesa& osm)
-      : osm_(osm), buffer_(4 * kOsmesaBufferSize * kOsmesaBufferSize) {
+  explicit OsmesaContext(const Osmesa& osm) : osm_(osm), buffer_(4 * kOsmesaBufferSize * kOsmesaBufferSize) {
     ctx_ = osm_.CreateContextExt(kOsmesaRgba, 24, 8, 0, nullptr);
     if (ctx_ == nullptr) throw std::runtime_error("OSMesaCreateContextExt failed");
   }
@@ -391,23 +391,25 @@ Platform* ChoosePlatform() {
     if (!TryOsmesa(p, &why_osmesa)) p->error = "MUJOCO_GL=osmesa, but OSMesa is not usable: " + why_osmesa + kHint;
   } else if (want.empty()) {
     if (!TryEgl(p, &why_egl) && !TryOsmesa(p, &why_osmesa)) {
-      p->error = "MuJoCo rendering needs OpenGL, and none is usable: EGL: " + why_egl + "; OSMesa: " + why_osmesa + kHint;
+      p->error =
+          "MuJoCo rendering needs OpenGL, and none is usable: EGL: " + why_egl + "; OSMesa: " + why_osmesa + kHint;
     } else if (p->kind == Kind::kOsmesa) {
       // libmujoco would take a globally visible eglGetProcAddress (someone
       // else's libEGL) before ours; with MUJOCO_GL=osmesa it asks for OSMesa's.
       void* self = dlopen(nullptr, RTLD_NOW);
       if (self != nullptr && dlsym(self, "eglGetProcAddress") != nullptr) {
         p->kind = Kind::kNone;
-        p->error =
-            "EGL is not usable here (" + why_egl +
-            "), so rendering would use OSMesa, but a libEGL loaded by something else in this process would take "
-            "precedence in MuJoCo's GL loader: set MUJOCO_GL=osmesa";
+        p->error = "EGL is not usable here (" + why_egl +
+                   "), so rendering would use OSMesa, but a libEGL loaded by something else in this process would take "
+                   "precedence in MuJoCo's GL loader: set MUJOCO_GL=osmesa";
       }
     }
   } else {
     p->bad_setting = true;
-    p->error = "MUJOCO_GL must be 'egl' or 'osmesa' (or unset: EGL if usable, else OSMesa) for envpool's off-screen "
-               "MuJoCo rendering, got '" + want + "'";
+    p->error =
+        "MUJOCO_GL must be 'egl' or 'osmesa' (or unset: EGL if usable, else OSMesa) for envpool's off-screen "
+        "MuJoCo rendering, got '" +
+        want + "'";
   }
   return p;
 }

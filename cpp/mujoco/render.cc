@@ -250,8 +250,8 @@ MujocoRenderer::MujocoRenderer(const mjModel* m, const RenderOptions& o)
       max_geom_(o.max_geom),
       default_camera_(o.default_camera) {
   if (o.width < 1 || o.height < 1 || o.width > kMaxSize || o.height > kMaxSize)
-    throw std::invalid_argument("width and height must be in [1, " + std::to_string(kMaxSize) + "], got width=" +
-                                std::to_string(o.width) + ", height=" + std::to_string(o.height));
+    throw std::invalid_argument("width and height must be in [1, " + std::to_string(kMaxSize) +
+                                "], got width=" + std::to_string(o.width) + ", height=" + std::to_string(o.height));
   if (o.max_geom < 1) throw std::invalid_argument("max_geom must be positive");
   if (!o.camera_name.empty()) {
     if (o.camera_id != -1)
