@@ -140,12 +140,14 @@ class Frames(np.ndarray):
 collections.abc.Sequence.register(Frames)
 
 
-def _stack_spec(spec: tuple, k: int) -> tuple:
+def _stack_spec(spec: tuple, k: int, channels: bool = False) -> tuple:
+    """The spec of k stacked observations: a new first axis, or with ``channels`` (pixel
+    observations, channel first) k times the channels, as EnvPool stacks frames."""
     name, dtype, shape, low, high = spec
     n = int(np.prod(shape)) if shape else 1
     low = list(low) * (k if len(low) == n and n > 1 else 1)
     high = list(high) * (k if len(high) == n and n > 1 else 1)
-    return (name, dtype, (k, *shape), low, high)
+    return (name, dtype, (k * shape[0], *shape[1:]) if channels else (k, *shape), low, high)
 
 
 def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
@@ -170,7 +172,10 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
         full["batch_size"] = full["num_envs"]  # EnvPool's config reports the resolved batch size
     k = py_opts.get("frame_stack", 1)
     if k > 1:
-        state_spec = [_stack_spec(s, k) if s[0] == "obs" or s[0].startswith("obs:") else s for s in state_spec]
+        channels = bool(full.get("from_pixels"))
+        state_spec = [
+            _stack_spec(s, k, channels) if s[0] == "obs" or s[0].startswith("obs:") else s for s in state_spec
+        ]
     return EnvSpec(task_id, task.family, Config({**full, **py_opts, **metadata}), state_spec, action_spec)
 
 
@@ -259,11 +264,18 @@ def _engine_config(spec: EnvSpec) -> dict[str, Any]:
 
 class _FrameStack:
     """EnvPool's MuJoCo ``frame_stack``: obs of shape (frame_stack, *obs_shape), oldest
-    first; a reset fills every slot with the first observation."""
+    first; a reset fills every slot with the first observation. With ``channels`` (pixel
+    observations, (C, H, W)) the frames are stacked along the channels: (frame_stack * C,
+    H, W), oldest first."""
 
-    def __init__(self, k: int, num_envs: int, obs_specs: list[tuple]) -> None:
+    def __init__(self, k: int, num_envs: int, obs_specs: list[tuple], channels: bool = False) -> None:
         self.k = k
-        self.buf = {s[0]: np.zeros((num_envs, *s[2]), dtype=s[1]) for s in obs_specs}
+        self.channels = channels
+        shape = (lambda s: (k, s[0] // k, *s[1:])) if channels else (lambda s: s)
+        self.buf = {s[0]: np.zeros((num_envs, *shape(s[2])), dtype=s[1]) for s in obs_specs}
+
+    def _out(self, rows: np.ndarray) -> np.ndarray:
+        return rows.reshape(rows.shape[0], -1, *rows.shape[3:]) if self.channels else rows
 
     def _one(self, key: str, ids: np.ndarray, obs: np.ndarray, first: np.ndarray) -> np.ndarray:
         buf = self.buf[key]
@@ -272,13 +284,13 @@ class _FrameStack:
         rows[:, -1] = obs
         rows[first] = obs[first][:, None]
         buf[ids] = rows
-        return rows
+        return self._out(rows)
 
     def _final(self, key: str, ids: np.ndarray, final: np.ndarray) -> np.ndarray:
         rows = np.array(self.buf[key][ids])
         rows[:, :-1] = rows[:, 1:]
         rows[:, -1] = final
-        return rows
+        return self._out(rows)
 
     def apply(self, result: Batch) -> Batch:
         obs, info, final = result.obs, result.info, result.final
@@ -324,7 +336,8 @@ class PoolBase(EnvPoolMixin):
         self._next_seed: int | list[int] | None = None
         k = int(self.config.get("frame_stack", 1))
         obs_specs = [s for s in self.spec.state_spec if s[0] == "obs" or s[0].startswith("obs:")]
-        self._stack = _FrameStack(k, self._num_envs, obs_specs) if k > 1 else None
+        channels = bool(self.config.get("from_pixels"))
+        self._stack = _FrameStack(k, self._num_envs, obs_specs, channels) if k > 1 else None
         # step() of the default envs with an array action goes straight to the
         # engine when nothing is added in Python (saves a call per step).
         self._direct = self._stack is None

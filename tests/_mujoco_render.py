@@ -85,10 +85,68 @@ def compare_case(task_id: str, kwargs: dict, num_envs: int = 1, num_threads: int
     return out
 
 
+def compare_pixels(task_id: str, kwargs: dict, num_envs: int = 2, steps: int = 4, seed: int = 0) -> dict:
+    """from_pixels observations against gymnasium's frames at (img_height, img_width) with the
+    same camera options (gymnasium's AddRenderObservation renders env.render() after each
+    reset and step), the stacked frames' shift, and state_in_info against gymnasium's state
+    observation. Counts of mismatches per check."""
+    import gymnasium as gym
+
+    k = kwargs.get("frame_stack", 1)
+    envs = envpool.make(
+        task_id,
+        env_type="gymnasium",
+        num_envs=num_envs,
+        num_threads=2,
+        seed=seed,
+        from_pixels=True,
+        state_in_info=True,
+        expose_state=True,
+        **kwargs,
+    )
+    obs, info = envs.reset()
+    h, w = envs.config["img_height"], envs.config["img_width"]
+    out = {"shape": list(obs.shape), "dtype": str(obs.dtype), "space": [list(envs.observation_space.shape)]}
+    out["space"].append(str(envs.observation_space.dtype))
+    gym_kwargs = {key: v for key, v in kwargs.items() if key in _GYM_KEYS[2:]}
+    refs = []
+    for i in range(num_envs):
+        ref = gym.make(task_id, render_mode="rgb_array", width=w, height=h, **gym_kwargs)
+        ref.reset(seed=0)
+        ref.unwrapped.set_state(info["qpos0"][i].copy(), info["qvel0"][i].copy())
+        refs.append(ref)
+    space = envs.action_space
+    rng = np.random.default_rng(seed)
+    bad = {"frame": 0, "stack": 0, "state": 0, "frames": 0}
+    prev = None
+    for t in range(steps + 1):
+        if t > 0:
+            action = (rng.uniform(-0.3, 0.3, (num_envs, *space.shape)) * space.high).astype(np.float32)
+            obs, _, _, _, info = envs.step(action)
+        for i, ref in enumerate(refs):
+            if t > 0:
+                ref.step(action[i])
+            frame = ref.render().transpose(2, 0, 1)
+            bad["frames"] += 1
+            bad["frame"] += int(not np.array_equal(obs[i, -3:], frame))
+            bad["state"] += int(not np.array_equal(info["state"][i], ref.unwrapped._get_obs()))
+            if k > 1 and t == 0:  # a reset fills every slot
+                bad["stack"] += int(not all(np.array_equal(obs[i, 3 * j : 3 * j + 3], frame) for j in range(k)))
+            elif k > 1:  # oldest first: the frames move one slot down
+                bad["stack"] += int(not np.array_equal(obs[i, :-3], prev[i, 3:]))
+        prev = obs
+    for ref in refs:
+        ref.close()
+    envs.close()
+    return out | bad
+
+
 def compare(cases: list) -> list:
     return [compare_case(task_id, kwargs, **extra) for task_id, kwargs, extra in cases]
 
 
-def main(cases: list) -> None:
-    print("RESULT" + json.dumps(compare(cases)))
+def main(cases: list, pixels: list = ()) -> None:
+    """Prints RESULT and {"render": [compare_case per case], "pixels": [compare_pixels per case]}."""
+    result = {"render": compare(cases), "pixels": [compare_pixels(t, kwargs) for t, kwargs in pixels]}
+    print("RESULT" + json.dumps(result))
     sys.stdout.flush()

@@ -52,8 +52,8 @@ def _run(code: str, timeout: float = 900, **env: str | None) -> subprocess.Compl
     )
 
 
-def _compare(cases: list, **env: str | None) -> list:
-    out = _run(f"import _mujoco_render as r\nr.main({cases!r})", **env)
+def _compare(cases: list, pixels: list = (), **env: str | None) -> dict:
+    out = _run(f"import _mujoco_render as r\nr.main({cases!r}, {list(pixels)!r})", **env)
     lines = [line for line in out.stdout.splitlines() if line.startswith("RESULT")]
     assert out.returncode == 0 and lines, out.stderr[-4000:]
     return json.loads(lines[-1][len("RESULT") :])
@@ -107,10 +107,23 @@ OSMESA_CASES = [
 ]
 
 
+# from_pixels: task, options (img size, camera, frame_stack)
+PIXEL_CASES = [
+    ("HalfCheetah-v4", {}),
+    ("Hopper-v5", {"img_height": 48, "img_width": 64, "frame_stack": 3}),
+    ("Ant-v5", {"camera_name": "track", "frame_stack": 2}),
+]
+
+
 @osmesa
 def test_frames_equal_gymnasium_osmesa() -> None:
-    results = _compare(OSMESA_CASES, MUJOCO_GL="osmesa", PYOPENGL_PLATFORM="osmesa")
-    _assert_pixel_equal(OSMESA_CASES, results)
+    results = _compare(OSMESA_CASES, PIXEL_CASES, MUJOCO_GL="osmesa", PYOPENGL_PLATFORM="osmesa")
+    _assert_pixel_equal(OSMESA_CASES, results["render"])
+    for (task_id, kwargs), r in zip(PIXEL_CASES, results["pixels"], strict=True):
+        k, h, w = kwargs.get("frame_stack", 1), kwargs.get("img_height", 84), kwargs.get("img_width", 84)
+        assert r["shape"] == [2, 3 * k, h, w] and r["dtype"] == "uint8", (task_id, r)
+        assert r["space"] == [[3 * k, h, w], "uint8"], (task_id, r)
+        assert r["frame"] == 0 and r["stack"] == 0 and r["state"] == 0 and r["frames"] == 10, (task_id, kwargs, r)
 
 
 EGL_CASES = [
@@ -130,7 +143,7 @@ def test_frames_equal_gymnasium_egl() -> None:
     if probe.returncode != 0:
         pytest.skip(f"EGL is not usable here: {probe.stderr.strip().splitlines()[-1:]}")
     results = _compare(EGL_CASES, MUJOCO_GL="egl", PYOPENGL_PLATFORM="egl")
-    _assert_pixel_equal(EGL_CASES, results)
+    _assert_pixel_equal(EGL_CASES, results["render"])
 
 
 @osmesa
@@ -300,3 +313,66 @@ print("OK")
 """
     out = _run(code, MUJOCO_GL=None)
     assert out.returncode == 0 and "OK" in out.stdout, out.stderr[-4000:]
+
+
+# ---------------------------------------------------------------------------
+# from_pixels: the observation is the frame (channel first), rendered on the stepping threads.
+
+
+def test_pixel_spec_and_bad_sizes() -> None:
+    spec = envpool.make_spec("Walker2d-v5", from_pixels=True, img_height=32, img_width=40, frame_stack=4)
+    assert spec.observation_space.shape == (12, 32, 40) and spec.observation_space.dtype == np.uint8
+    assert spec.observation_space.low.min() == 0 and spec.observation_space.high.max() == 255
+    spec = envpool.make_spec("Walker2d-v5", from_pixels=True, state_in_info=True)
+    assert spec.observation_space.shape == (3, 84, 84)
+    assert ("info:state", "float64", (17,)) in [s[:3] for s in spec.state_spec]
+    for bad in ({"img_height": 0}, {"img_width": -84}, {"img_width": 5000}):
+        with pytest.raises(ValueError, match="img_width and img_height must be in"):
+            envpool.make("Walker2d-v5", env_type="gymnasium", from_pixels=True, **bad)
+
+
+@osmesa
+def test_pixel_pool_steps_like_the_state_pool() -> None:
+    """Rewards, terminations, info and the state (info["state"]) of a pixel pool equal a state
+    pool's (same seed, actions), over autoresets, in every interface."""
+    code = """
+import numpy as np, envpool
+kw = dict(num_envs=4, num_threads=2, seed=3, max_episode_steps=15)
+pix = envpool.make("Hopper-v5", env_type="gymnasium", from_pixels=True, state_in_info=True, img_height=24,
+                   img_width=24, **kw)
+st = envpool.make("Hopper-v5", env_type="gymnasium", **kw)
+(po, pi), (so, si) = pix.reset(), st.reset()
+assert po.shape == (4, 3, 24, 24) and np.array_equal(pi["state"], so)
+rng = np.random.default_rng(0)
+for t in range(40):
+    a = rng.uniform(-1, 1, (4, 3)).astype(np.float32)
+    po, pr, pt, ptr, pi = pix.step(a)
+    so, sr, stt, str_, si = st.step(a)
+    assert np.array_equal(pi["state"], so) and np.array_equal(pr, sr) and np.array_equal(pt, stt)
+    assert np.array_equal(ptr, str_) and po.std() > 1
+    for k, v in si.items():  # info arrays (not the "players" dict)
+        assert isinstance(v, dict) or np.array_equal(pi[k], v), k
+for env_type in ("gym", "dm"):
+    e = envpool.make("Reacher-v5", env_type=env_type, num_envs=2, from_pixels=True, frame_stack=2)
+    r = e.reset()
+    obs = r.observation.obs if env_type == "dm" else r[0]
+    assert obs.shape == (2, 6, 84, 84) and obs.dtype == np.uint8, obs.shape
+print("OK")
+"""
+    out = _run(code, MUJOCO_GL="osmesa")
+    assert out.returncode == 0 and "OK" in out.stdout, out.stderr[-4000:]
+
+
+def test_pixels_without_gl_raise_at_reset() -> None:
+    code = """
+import envpool
+e = envpool.make("HalfCheetah-v5", env_type="gymnasium", num_envs=2, from_pixels=True)
+try:
+    e.reset()
+except RuntimeError as err:
+    print("ERROR", err)
+print("ALIVE")
+"""
+    out = _run(code, MUJOCO_GL="osmesa", ENVPOOL_OSMESA_LIBRARY="libNoSuchOSMesa.so.8")
+    assert out.returncode == 0 and "ALIVE" in out.stdout, out.stderr[-4000:]
+    assert "ERROR" in out.stdout and "MUJOCO_GL=osmesa, but OSMesa is not usable" in out.stdout, out.stdout

@@ -250,6 +250,12 @@ struct Params {
   double reward_control_weight = 1.0;
   bool expose_state = false;
   RenderOptions render;
+  // from_pixels: the observation is a frame of `pixels` (render's camera at
+  // img_width x img_height), channel first; state_in_info keeps the state
+  // observation as info "state".
+  bool from_pixels = false;
+  bool state_in_info = false;
+  RenderOptions pixels;
 };
 
 // gymnasium's render keywords: width, height, camera_id, camera_name and
@@ -287,6 +293,14 @@ Params ReadParams(const TaskDef& def, const Config& c) {
       GetBool(c, "exclude_current_positions_from_observation", true);
   p.expose_state = GetBool(c, "expose_state", false);
   p.render = ReadRenderOptions(c);
+  p.from_pixels = GetBool(c, "from_pixels", false);
+  p.state_in_info = GetBool(c, "state_in_info", false);
+  p.pixels = p.render;
+  p.pixels.width = static_cast<int>(GetNumber(c, "img_width", 84));
+  p.pixels.height = static_cast<int>(GetNumber(c, "img_height", 84));
+  if (p.pixels.width < 1 || p.pixels.height < 1 || p.pixels.width > 4096 || p.pixels.height > 4096)
+    throw std::invalid_argument("img_width and img_height must be in [1, 4096], got img_width=" +
+                                std::to_string(p.pixels.width) + ", img_height=" + std::to_string(p.pixels.height));
   p.include_cinert = GetBool(c, "include_cinert_in_observation", true);
   p.include_cvel = GetBool(c, "include_cvel_in_observation", true);
   p.include_qfrc_actuator =
@@ -355,6 +369,7 @@ class MujocoEnv : public Env {
     try {
       Init();
       renderer_ = std::make_unique<MujocoRenderer>(m_, p_.render);
+      if (p_.from_pixels) pixel_renderer_ = std::make_unique<MujocoRenderer>(m_, p_.pixels);
     } catch (...) {
       mj_deleteData(d_);
       throw;
@@ -362,6 +377,7 @@ class MujocoEnv : public Env {
   }
   ~MujocoEnv() override {
     renderer_.reset();
+    pixel_renderer_.reset();
     mj_deleteData(d_);
   }
   MujocoEnv(const MujocoEnv&) = delete;
@@ -374,7 +390,10 @@ class MujocoEnv : public Env {
 
   EnvSpec Spec() const {
     EnvSpec spec;
-    spec.state.push_back(envpool::Spec<double>("obs", {obs_size_}));
+    if (p_.from_pixels)
+      spec.state.push_back(envpool::Spec<uint8_t>("obs", {3, p_.pixels.height, p_.pixels.width}, {0.0}, {255.0}));
+    else
+      spec.state.push_back(envpool::Spec<double>("obs", {obs_size_}));
     for (Field f : fields_)
       spec.state.push_back(
           envpool::Spec<double>(std::string("info:") + kFieldNames[f], {}));
@@ -388,6 +407,7 @@ class MujocoEnv : public Env {
       spec.state.push_back(envpool::Spec<double>("info:qpos0", {static_cast<int>(m_->nq)}));
       spec.state.push_back(envpool::Spec<double>("info:qvel0", {static_cast<int>(m_->nv)}));
     }
+    if (state_key_ >= 0) spec.state.push_back(envpool::Spec<double>("info:state", {obs_size_}));
     std::vector<double> lo(m_->nu), hi(m_->nu);
     for (int i = 0; i < m_->nu; ++i) {
       // gymnasium's Box is float32: the bounds are the float32 values.
@@ -458,7 +478,7 @@ class MujocoEnv : public Env {
       std::copy(qpos, qpos + nq, qpos0_.begin());
       std::copy(qvel, qvel + nv, qvel0_.begin());
     }
-    WriteObs(out.Out<double>(0));
+    WriteObs(StateObs(out));
     // Reset info: v5's _get_reset_info terms, zero elsewhere.
     double f[kNumFields] = {0};
     if (v5_) {
@@ -526,7 +546,7 @@ class MujocoEnv : public Env {
     for (int k = 0; k < p_.frame_skip; ++k) mj_step(m_, d_);
     if (need_rne_) mj_rnePostConstraint(m_, d_);
 
-    double* obs = out.Out<double>(0);
+    double* obs = StateObs(out);
     WriteObs(obs);
 
     switch (task_) {
@@ -809,6 +829,10 @@ class MujocoEnv : public Env {
     std::vector<double> scratch(4 * (nq + nv) + 40 * nb + 64);
     obs_size_ = WriteObs(scratch.data());
     mj_resetData(m_, d_);
+    if (p_.from_pixels) {
+      state_.assign(obs_size_, 0.0);
+      if (p_.state_in_info) state_key_ = key++;
+    }
   }
 
   double Uniform(double lo, double hi) {
@@ -1025,6 +1049,10 @@ class MujocoEnv : public Env {
     return k;
   }
 
+  // Where the state observation goes: the obs, or a scratch when the
+  // observation is pixels (WriteInfo renders them).
+  double* StateObs(const StateRow& out) { return p_.from_pixels ? state_.data() : out.Out<double>(0); }
+
   void WriteInfo(const double* f, const StateRow& out) {
     const int n = static_cast<int>(fields_.size());
     for (int i = 0; i < n; ++i) *out.Out<double>(1 + i) = f[fields_[i]];
@@ -1039,6 +1067,8 @@ class MujocoEnv : public Env {
       std::copy(qpos0_.begin(), qpos0_.end(), out.Out<double>(qpos0_key_));
       std::copy(qvel0_.begin(), qvel0_.end(), out.Out<double>(qpos0_key_ + 1));
     }
+    if (state_key_ >= 0) std::copy(state_.begin(), state_.end(), out.Out<double>(state_key_));
+    if (p_.from_pixels) pixel_renderer_->Render(d_, out.Out<uint8_t>(0), /*channel_first=*/true);
   }
 
   Task task_;
@@ -1055,11 +1085,14 @@ class MujocoEnv : public Env {
   int tendon_key_ = -1;
   int qpos0_key_ = -1;
   std::vector<double> qpos0_, qvel0_;
+  int state_key_ = -1;
+  std::vector<double> state_;  // the state observation, with from_pixels
   std::vector<float> sq32_;
   std::vector<double> sq64_;
   std::vector<double> cf_;
   std::normal_distribution<double> normal_{0.0, 1.0};
   std::unique_ptr<MujocoRenderer> renderer_;
+  std::unique_ptr<MujocoRenderer> pixel_renderer_;  // from_pixels
 };
 
 // ---------------------------------------------------------------------------
@@ -1226,6 +1259,11 @@ Config Defaults(Task task, int version, const std::string& xml,
   c.Set("camera_id", int64_t{-1});
   c.Set("camera_name", std::string());
   c.Set("default_camera_config", DefaultCameraConfig(task, version));
+  // Pixel observations (issue 15): the camera above at img_width x img_height.
+  c.Set("from_pixels", false);
+  c.Set("img_height", int64_t{84});
+  c.Set("img_width", int64_t{84});
+  c.Set("state_in_info", false);
   return c;
 }
 

@@ -300,7 +300,7 @@ void MujocoRenderer::SetUp(mjData* d) {
   pixels_.resize(static_cast<std::size_t>(width_) * height_ * 3);
 }
 
-void MujocoRenderer::Render(mjData* d, uint8_t* rgb) {
+void MujocoRenderer::Render(mjData* d, uint8_t* rgb, bool channel_first) {
   ThreadState& t = t_state;
   if (t.gl == nullptr) t.gl = GLContext::Create();
   GLContext::Scope scope(*t.gl);
@@ -317,7 +317,20 @@ void MujocoRenderer::Render(mjData* d, uint8_t* rgb) {
   mjr_render(viewport, &scene_, con);
   mjr_readPixels(pixels_.data(), nullptr, viewport, con);
   const std::size_t row = static_cast<std::size_t>(width_) * 3;
-  for (int r = 0; r < height_; ++r) std::memcpy(rgb + r * row, pixels_.data() + (height_ - 1 - r) * row, row);
+  if (!channel_first) {
+    for (int r = 0; r < height_; ++r) std::memcpy(rgb + r * row, pixels_.data() + (height_ - 1 - r) * row, row);
+    return;
+  }
+  const std::size_t plane = static_cast<std::size_t>(width_) * height_;
+  for (int r = 0; r < height_; ++r) {
+    const unsigned char* src = pixels_.data() + (height_ - 1 - r) * row;
+    uint8_t* dst = rgb + static_cast<std::size_t>(r) * width_;
+    for (int x = 0; x < width_; ++x) {
+      dst[x] = src[3 * x];
+      dst[plane + x] = src[3 * x + 1];
+      dst[2 * plane + x] = src[3 * x + 2];
+    }
+  }
 }
 
 }  // namespace envpool::mujoco

@@ -69,12 +69,13 @@ class MujocoRenderer {
   // The free camera (-1) or a model camera's id.
   int camera_id() const { return camera_id_; }
 
-  // Draws d's current state into rgb (height x width x 3 uint8, top row
-  // first) on the calling thread's GL context. The first call fixes the
-  // free camera (the median geom position of d's state, like gymnasium's
-  // viewer at its first render). Throws std::runtime_error when no GL is
+  // Draws d's current state into rgb, top row first: height x width x 3
+  // uint8, or 3 x height x width with channel_first (a pixel observation),
+  // on the calling thread's GL context. The first call fixes the free
+  // camera (the median geom position of d's state, like gymnasium's viewer
+  // at its first render). Throws std::runtime_error when no GL is
   // available, or what MuJoCo's renderer raises.
-  void Render(mjData* d, uint8_t* rgb);
+  void Render(mjData* d, uint8_t* rgb, bool channel_first = false);
 
  private:
   void SetUp(mjData* d);
