@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from envpool.bench.cli import main as bench_main
+from envpool.bench import main as bench_main
 
 NUM_ENVS = ("8", "64", "256", "1")
 BATCH_SIZES = ("8", "64", "128", "1")  # envpool-bench caps threads at num_envs: n=1 runs on one
