@@ -36,8 +36,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--json", metavar="PATH", help="write the results (envpool-bench's JSON) to this file")
     args = ap.parse_args(argv)
-    cli = [args.task, "-n", str(args.num_envs), "-t", str(args.threads), "-s", str(args.seconds),
-           "-w", str(args.warmup), "-r", str(args.rounds), "-e", "envpool", "raw", "--baseline", "raw"]  # fmt: skip
+    cli = [
+        args.task,
+        "-n",
+        str(args.num_envs),
+        "-t",
+        str(args.threads),
+        "-s",
+        str(args.seconds),
+        "-w",
+        str(args.warmup),
+        "-r",
+        str(args.rounds),
+        "-e",
+        "envpool",
+        "raw",
+        "--baseline",
+        "raw",
+    ]
     if args.json:
         cli += ["--json", args.json]
     return bench_main(cli)

@@ -40,8 +40,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--json", metavar="PATH")
     args = ap.parse_args(argv)
-    cli = [args.task, "-n", *NUM_ENVS, "-b", *BATCH_SIZES, "-t", str(args.num_threads),
-           "-s", str(args.seconds), "-w", str(args.warmup), "-r", str(args.repeats), "-e", "envpool"]  # fmt: skip
+    cli = [
+        args.task,
+        "-n",
+        *NUM_ENVS,
+        "-b",
+        *BATCH_SIZES,
+        "-t",
+        str(args.num_threads),
+        "-s",
+        str(args.seconds),
+        "-w",
+        str(args.warmup),
+        "-r",
+        str(args.repeats),
+        "-e",
+        "envpool",
+    ]
     for python in args.python:
         cli += ["--python", python]
     if args.json:

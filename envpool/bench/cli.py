@@ -63,32 +63,72 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_engine_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("tasks", nargs="*", action="extend", default=[], metavar="TASK",
-                   help="task ids (default: CartPole-v1, Pong-v5, HalfCheetah-v4, those built)")
-    p.add_argument("-n", "--num-envs", nargs="+", action=NumbersThenTasks, metavar="N",
-                   help="num_envs values (default: 1 8 64); task ids may follow: -n 8 64 CartPole-v1")
-    p.add_argument("-b", "--batch-size", nargs="+", action=NumbersThenTasks, metavar="B",
-                   help="batch sizes, one per --num-envs value or one for all (default: = num_envs, "
-                        "i.e. sync; batch_size < num_envs is async)")
-    p.add_argument("-t", "--num-threads", type=int, default=None,
-                   help="num_threads: threads stepping envs, capped at num_envs "
-                        f"(default: usable cores = {machine.usable_cores()})")
-    p.add_argument("-s", "--seconds", type=float, default=None,
-                   help="timed seconds per measurement (default 2; 0.5 in the default run)")
-    p.add_argument("-w", "--warmup", type=float, default=None,
-                   help="untimed warm-up seconds (default 0.5; 0.2 in the default run)")
+    p.add_argument(
+        "tasks",
+        nargs="*",
+        action="extend",
+        default=[],
+        metavar="TASK",
+        help="task ids (default: CartPole-v1, Pong-v5, HalfCheetah-v4, those built)",
+    )
+    p.add_argument(
+        "-n",
+        "--num-envs",
+        nargs="+",
+        action=NumbersThenTasks,
+        metavar="N",
+        help="num_envs values (default: 1 8 64); task ids may follow: -n 8 64 CartPole-v1",
+    )
+    p.add_argument(
+        "-b",
+        "--batch-size",
+        nargs="+",
+        action=NumbersThenTasks,
+        metavar="B",
+        help="batch sizes, one per --num-envs value or one for all (default: = num_envs, "
+        "i.e. sync; batch_size < num_envs is async)",
+    )
+    p.add_argument(
+        "-t",
+        "--num-threads",
+        type=int,
+        default=None,
+        help="num_threads: threads stepping envs, capped at num_envs "
+        f"(default: usable cores = {machine.usable_cores()})",
+    )
+    p.add_argument(
+        "-s",
+        "--seconds",
+        type=float,
+        default=None,
+        help="timed seconds per measurement (default 2; 0.5 in the default run)",
+    )
+    p.add_argument(
+        "-w", "--warmup", type=float, default=None, help="untimed warm-up seconds (default 0.5; 0.2 in the default run)"
+    )
     p.add_argument("-r", "--repeats", type=int, default=None, help="interleaved rounds (default 3)")
-    p.add_argument("-e", "--engines", nargs="+", metavar="ENGINE",
-                   help="engines (listed below), python:PATH, or 'all' (default: those marked *)")
-    p.add_argument("--python", action="append", default=[], metavar="PATH",
-                   help="also measure the envpool imported by this interpreter (repeatable)")
-    p.add_argument("--baseline", default=None,
-                   help="engine the ratios are relative to (default: envpool, else the first engine)")
+    p.add_argument(
+        "-e",
+        "--engines",
+        nargs="+",
+        metavar="ENGINE",
+        help="engines (listed below), python:PATH, or 'all' (default: those marked *)",
+    )
+    p.add_argument(
+        "--python",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="also measure the envpool imported by this interpreter (repeatable)",
+    )
+    p.add_argument(
+        "--baseline", default=None, help="engine the ratios are relative to (default: envpool, else the first engine)"
+    )
     p.add_argument("--json", metavar="PATH", help="write the results as JSON (schema in envpool.bench's docstring)")
     p.add_argument("--plot", metavar="PATH", help="write a PNG of steps/s against num_envs per engine")
     p.add_argument("--seed", type=int, default=0, help="base seed (round r uses seed + r)")
     p.add_argument("--no-progress", action="store_true", help="no progress on stderr")
-    return p  # fmt: skip
+    return p
 
 
 def main(argv: list[str] | None = None) -> int:

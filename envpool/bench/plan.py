@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import warnings
 from typing import Any
 
 from envpool.bench import UsageError, engines, machine
@@ -48,7 +47,12 @@ def families() -> dict[str, dict]:
 
 
 def resolve_task(task_id: str) -> Task:
-    import envpool
+    """Our registry's facts about ``task_id`` (``registered=False`` if this build lacks it).
+
+    The config is the family's defaults with the task's registered overrides,
+    as ``make`` would get them, read without constructing anything (no model
+    is loaded here).
+    """
     from envpool import _envpool
     from envpool.registration import lookup
 
@@ -56,18 +60,10 @@ def resolve_task(task_id: str) -> Task:
         ts = lookup(task_id)
     except ValueError:
         return Task(task_id, registered=False)
-    config = _jsonable(dict(ts.config))
-    try:  # the raw ceiling takes the family's own keys only (not e.g. reward_threshold)
-        known = _envpool.family_defaults(ts.family)
-        config = {k: v for k, v in config.items() if k in known}
-    except Exception:
-        pass
-    try:
-        with warnings.catch_warnings():  # e.g. a model's deprecation warnings: the run is not about them
-            warnings.simplefilter("ignore")
-            full = _jsonable(dict(envpool.make_spec(task_id).config))
-    except Exception:
-        full = dict(config)
+    defaults = _jsonable(dict(_envpool.family_defaults(ts.family)))
+    overrides = _jsonable(dict(ts.config))
+    config = {k: v for k, v in overrides.items() if k in defaults}  # not e.g. reward_threshold
+    full = {**defaults, **overrides}
     kind = families()[ts.family]["kind"]
     return Task(task_id, True, ts.family, kind, config, full, int(full.get("frame_skip", 1) or 1))
 
@@ -144,12 +140,12 @@ def _cases(args, tasks: dict[str, Task], quick: bool) -> list[Case]:
         raise UsageError(
             f"--batch-size takes 1 value or one per --num-envs value ({len(nums)}), got {len(args.batch_size)}"
         )
-    for n, b in zip(nums, batches):
+    for n, b in zip(nums, batches, strict=True):
         if n < 1:
             raise UsageError(f"num_envs must be >= 1, got {n}")
         if b < 1 or b > n:
             raise UsageError(f"batch_size must be in 1..num_envs, got batch_size={b} for num_envs={n}")
-    pairs = list(dict.fromkeys(zip(nums, batches)))
+    pairs = list(dict.fromkeys(zip(nums, batches, strict=True)))
     return [Case(t, n, b, max(1, min(threads, n))) for t in tasks for n, b in pairs]
 
 
@@ -204,5 +200,17 @@ def make_plan(args) -> Plan:
                 f"engine {engine.name!r} is unavailable for {c.task} "
                 f"(num_envs={c.num_envs}, batch_size={c.batch_size}): {r}"
             )
-    return Plan(chosen, tasks, cases, baseline, seconds, warmup, repeats, args.num_threads, args.seed,
-                list(args.argv), interpreters, reasons)  # fmt: skip
+    return Plan(
+        chosen,
+        tasks,
+        cases,
+        baseline,
+        seconds,
+        warmup,
+        repeats,
+        args.num_threads,
+        args.seed,
+        list(args.argv),
+        interpreters,
+        reasons,
+    )

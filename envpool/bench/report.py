@@ -15,9 +15,9 @@ from typing import IO
 
 from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.progress import Progress as RichProgress
-from rich.measure import Measurement
 from rich.table import Table
 
 from envpool.bench import UsageError
@@ -29,8 +29,14 @@ def console(stream: IO[str] | None = None) -> Console:
     """A rich Console on ``stream`` (stdout): styled on a terminal, plain text elsewhere."""
     stream = sys.stdout if stream is None else stream
     tty = bool(getattr(stream, "isatty", lambda: False)())
-    return Console(file=stream, force_terminal=tty, no_color=not tty, highlight=False,
-                   width=None if tty else PLAIN_WIDTH, soft_wrap=not tty)  # fmt: skip
+    return Console(
+        file=stream,
+        force_terminal=tty,
+        no_color=not tty,
+        highlight=False,
+        width=None if tty else PLAIN_WIDTH,
+        soft_wrap=not tty,
+    )
 
 
 # --- numbers and names -------------------------------------------------------------------
@@ -83,29 +89,36 @@ def rows(report: dict) -> list[tuple[dict[str, str], str | None]]:
     for r in report["results"]:
         if r["status"] == "n/a":
             continue
-        cells = dict(zip(COLUMNS[:5], (r["task"], str(r["num_envs"]), str(r["batch_size"]), str(r["num_threads"]),
-                                       _engine_label(r, report))))  # fmt: skip
+        first = (r["task"], str(r["num_envs"]), str(r["batch_size"]), str(r["num_threads"]), _engine_label(r, report))
+        cells = dict(zip(COLUMNS[:5], first, strict=True))
         if r["status"] != "ok":
             cells.update({"steps/s": "error", "(min-max)": "(below)"})
             out.append((cells, "error"))
             continue
         s, f, ratio = r["steps_per_s"], r["frames_per_s"], r["ratio_to_baseline"]
         lat = r["us_per_call"]["median"] if r["us_per_call"] and r["num_envs"] == 1 else None
-        cells.update({
-            "steps/s": si(s["median"]) + ("*" if r.get("errors") else ""),
-            "(min-max)": f"({si(s['min'])}-{si(s['max'])})",
-            "frames/s": si(f["median"]) if r["frame_skip"] != 1 else "=",
-            "us/call": f"{lat:.1f}" if lat is not None else "",
-            "x": f"{ratio['median']:.2f}" if ratio else "-",
-        })  # fmt: skip
+        cells.update(
+            {
+                "steps/s": si(s["median"]) + ("*" if r.get("errors") else ""),
+                "(min-max)": f"({si(s['min'])}-{si(s['max'])})",
+                "frames/s": si(f["median"]) if r["frame_skip"] != 1 else "=",
+                "us/call": f"{lat:.1f}" if lat is not None else "",
+                "x": f"{ratio['median']:.2f}" if ratio else "-",
+            }
+        )
         out.append((cells, "baseline" if r["engine"] == baseline else None))
     return out
 
 
 def table(report: dict, plain: bool, leave_out: tuple[str, ...] = ()) -> Table:
     """The table of ``rows``; ``plain``: a Markdown table, else rich's style for terminals."""
-    t = Table(box=box.MARKDOWN if plain else box.SIMPLE_HEAD, show_edge=plain, pad_edge=plain,
-              collapse_padding=not plain, header_style="" if plain else "bold")  # fmt: skip
+    t = Table(
+        box=box.MARKDOWN if plain else box.SIMPLE_HEAD,
+        show_edge=plain,
+        pad_edge=plain,
+        collapse_padding=not plain,
+        header_style="" if plain else "bold",
+    )
     columns = [c for c in COLUMNS if c not in leave_out]
     for c in columns:
         header = f"x {report['settings']['baseline']}" if c == "x" else c
@@ -161,8 +174,10 @@ def failures(report: dict) -> list[str]:
             continue
         n, first = len(r["errors"]), " ".join(r["errors"][0].split())
         total = report["settings"]["repeats"]
-        lines.append(f"{short_engine(r['engine'])} on {r['task']} ({_case_label(r)}): "
-                     f"{n} of {total} round{'s' if total != 1 else ''} failed: {first}")  # fmt: skip
+        lines.append(
+            f"{short_engine(r['engine'])} on {r['task']} ({_case_label(r)}): "
+            f"{n} of {total} round{'s' if total != 1 else ''} failed: {first}"
+        )
     return lines
 
 
@@ -198,8 +213,11 @@ def print_report(report: dict, out: Console) -> None:
             t = "\n".join(ln.rstrip() for ln in captured.get().splitlines() if ln.strip())
         out.print(t, markup=False)
         if left_out:
-            out.print(f"(narrow terminal: {' and '.join(left_out)} not shown; widen it, pipe the output or use --json)",
-                      markup=False, style="dim")
+            out.print(
+                f"(narrow terminal: {' and '.join(left_out)} not shown; widen it, pipe the output or use --json)",
+                markup=False,
+                style="dim",
+            )
     else:
         out.print("nothing was measured")
     for title, lines in (("Skipped (n/a)", skipped(report)), ("Failed (* = some rounds failed)", failures(report))):
@@ -232,9 +250,16 @@ class Progress:
         self.console = console(sys.stderr if stream is None else stream)
         self.bar: RichProgress | None = None
         if enabled and self.console.is_terminal:
-            self.bar = RichProgress(BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("~"),
-                                     TimeRemainingColumn(), TextColumn("{task.description}"),
-                                     console=self.console, transient=True)  # fmt: skip
+            self.bar = RichProgress(
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("~"),
+                TimeRemainingColumn(),
+                TextColumn("{task.description}"),
+                console=self.console,
+                transient=True,
+            )
             self.task = self.bar.add_task("starting", total=self.total)
 
     def __enter__(self) -> Progress:
@@ -287,7 +312,7 @@ def plot(report: dict, path: str) -> None:
     palette = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     colour = {e: palette[i % len(palette)] for i, e in enumerate(engines)}
     fig, axes = plt.subplots(1, len(tasks), figsize=(6 * len(tasks), 4.5), squeeze=False)
-    for ax, task in zip(axes[0], tasks):
+    for ax, task in zip(axes[0], tasks, strict=True):
         series: dict[str, list] = defaultdict(list)
         for r in report["results"]:
             if r["task"] != task or r["status"] != "ok":
@@ -301,8 +326,16 @@ def plot(report: dict, path: str) -> None:
             x = [p[0] for p in pts]
             y = [p[1] for p in pts]
             err = [[p[1] - p[2] for p in pts], [p[3] - p[1] for p in pts]]
-            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=label, color=pts[0][4],
-                        linestyle="--" if "async" in label else "-")  # fmt: skip
+            ax.errorbar(
+                x,
+                y,
+                yerr=err,
+                marker="o",
+                capsize=3,
+                label=label,
+                color=pts[0][4],
+                linestyle="--" if "async" in label else "-",
+            )
         ax.set_xscale("log", base=2)
         xs = sorted({p[0] for pts in series.values() for p in pts})
         if xs:

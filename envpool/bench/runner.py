@@ -84,12 +84,15 @@ def count(plan: Plan) -> int:
     return plan.repeats * sum(plan.runs(e, c) for e in plan.engines for c in plan.cases)
 
 
-def run(plan: Plan, on_step: Callable[[str], None] = lambda label: None,
-        on_start: Callable[[str], None] = lambda label: None) -> dict:  # fmt: skip
+def run(
+    plan: Plan,
+    on_step: Callable[[str], None] = lambda label: None,
+    on_start: Callable[[str], None] = lambda label: None,
+) -> dict:
     """Measure every runnable (engine, case) ``plan.repeats`` times, interleaved (A B C A B C ...)."""
     raw: dict[tuple[str, Case], list[dict]] = {(e.name, c): [] for e in plan.engines for c in plan.cases}
     load = machine.LoadSampler()
-    started = datetime.datetime.now(datetime.timezone.utc)
+    started = datetime.datetime.now(datetime.UTC)
     for rnd in range(plan.repeats):
         for c in plan.cases:
             for e in plan.engines:
@@ -104,11 +107,13 @@ def run(plan: Plan, on_step: Callable[[str], None] = lambda label: None,
     for c in plan.cases:
         base_sps = [r.get("steps_per_s") for r in raw[(plan.baseline, c)]]
         for e in plan.engines:
-            results.append(_result(e.name, c, plan.tasks[c.task], plan.reasons[(e.name, c)], raw[(e.name, c)], base_sps))
+            results.append(
+                _result(e.name, c, plan.tasks[c.task], plan.reasons[(e.name, c)], raw[(e.name, c)], base_sps)
+            )
     return {
         "schema": SCHEMA,
         "created": started.isoformat(timespec="seconds"),
-        "duration_s": round((datetime.datetime.now(datetime.timezone.utc) - started).total_seconds(), 1),
+        "duration_s": round((datetime.datetime.now(datetime.UTC) - started).total_seconds(), 1),
         "argv": list(plan.argv),
         "settings": plan.settings(),
         "machine": {**machine.describe(), "load_average": load.report()},

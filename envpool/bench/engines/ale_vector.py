@@ -67,6 +67,12 @@ def run(spec: dict) -> dict:
 
 
 ENGINES = (
-    Engine("ale-vector", "ale_py.vector_env.AtariVectorEnv with our task's options (Atari tasks only)",
-           run, available, default=True, order=20),
-)  # fmt: skip
+    Engine(
+        "ale-vector",
+        "ale_py.vector_env.AtariVectorEnv with our task's options (Atari tasks only)",
+        run,
+        available,
+        default=True,
+        order=20,
+    ),
+)

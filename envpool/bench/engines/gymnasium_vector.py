@@ -39,6 +39,28 @@ def _gymnasium_ids() -> set[str]:
     return _IDS
 
 
+_MADE: dict[str, str | None] = {}
+
+
+def _make_reason(gid: str) -> str | None:
+    """None if ``gymnasium.make(gid)`` works here (tried once per id), else why not (e.g. gymnasium's
+    -v2/-v3 MuJoCo ids, which need the unmaintained mujoco-py)."""
+    if gid not in _MADE:
+        import warnings
+
+        import gymnasium
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                gymnasium.make(gid).close()
+            _MADE[gid] = None
+        except Exception as e:  # noqa: BLE001
+            msg = " ".join(str(e).split())
+            _MADE[gid] = f"gymnasium.make({gid!r}) fails: {type(e).__name__}: {msg[:160]}"
+    return _MADE[gid]
+
+
 def available(task, case) -> str | None:
     reason = _common.registered(task) or _common.missing("gymnasium")
     if reason:
@@ -54,7 +76,7 @@ def available(task, case) -> str | None:
     gid = gym_id(task.task_id, task.kind)
     if gid not in _gymnasium_ids():
         return f"{gid} not in gymnasium's registry"
-    return None
+    return _make_reason(gid)
 
 
 def _env_fn(spec: dict):
@@ -108,8 +130,13 @@ def run_async(spec: dict) -> dict:
 
 
 ENGINES = (
-    Engine("gymnasium-sync", "gymnasium.vector.SyncVectorEnv over gymnasium's own env (Atari: + AtariPreprocessing)",
-           run_sync, available, default=True, order=10),
-    Engine("gymnasium-async", "gymnasium.vector.AsyncVectorEnv: one process per env",
-           run_async, available, order=11),
-)  # fmt: skip
+    Engine(
+        "gymnasium-sync",
+        "gymnasium.vector.SyncVectorEnv over gymnasium's own env (Atari: + AtariPreprocessing)",
+        run_sync,
+        available,
+        default=True,
+        order=10,
+    ),
+    Engine("gymnasium-async", "gymnasium.vector.AsyncVectorEnv: one process per env", run_async, available, order=11),
+)

@@ -80,8 +80,15 @@ def bind(path: str) -> Engine:
             return f"task not registered in envpool {info.get('envpool', '?')} there"
         return None
 
-    return Engine(PREFIX + path, f"the envpool imported by {path}", run_envpool, available,
-                  order=100, python=path, prepare=prepare)  # fmt: skip
+    return Engine(
+        PREFIX + path,
+        f"the envpool imported by {path}",
+        run_envpool,
+        available,
+        order=100,
+        python=path,
+        prepare=prepare,
+    )
 
 
 ENGINES = (

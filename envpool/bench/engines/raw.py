@@ -31,11 +31,22 @@ def run(spec: dict) -> dict:
         sps = _envpool.raw_ceiling(family, config, threads, spec["seconds"])
     except ValueError as e:
         raise _common.Unavailable(str(e)) from None
-    return {"steps": int(sps * spec["seconds"]), "calls": None, "elapsed": spec["seconds"],
-            "steps_per_s": float(sps), "us_per_call": None}  # fmt: skip
+    return {
+        "steps": int(sps * spec["seconds"]),
+        "calls": None,
+        "elapsed": spec["seconds"],
+        "steps_per_s": float(sps),
+        "us_per_call": None,
+    }
 
 
 ENGINES = (
-    Engine("raw", "envpool._envpool.raw_ceiling: bare emulators/simulators in a C++ loop, one per thread, no engine",
-           run, available, default=True, order=90),
-)  # fmt: skip
+    Engine(
+        "raw",
+        "envpool._envpool.raw_ceiling: bare emulators/simulators in a C++ loop, one per thread, no engine",
+        run,
+        available,
+        default=True,
+        order=90,
+    ),
+)
