@@ -195,7 +195,7 @@ def test_default_run_plan():
     assert list(plan.tasks) == [t for t in DEFAULT_TASKS if _has(t)]
     assert "CartPole-v1" in plan.tasks and ("HalfCheetah-v4" in plan.tasks) == _has("HalfCheetah-v4")
     assert [e.name for e in plan.engines] == engines.defaults() == ["envpool", "gymnasium-sync", "ale-vector", "raw"]
-    assert plan.baseline == "envpool" and plan.seconds <= 1 and plan.repeats >= 3
+    assert plan.baseline == "envpool"
     assert {c.num_envs for c in plan.cases if c.task == "CartPole-v1"} == {1, 8, 64}
     for task in ("Pong-v5", "HalfCheetah-v4"):  # family bench defaults: fewer num_envs for slow-to-build envs
         if _has(task):
@@ -208,7 +208,7 @@ def test_default_run_plan():
         assert not any(r and "not installed" in r for r in reasons), (e.name, reasons)
     # ~ a minute or two on 2 cores: each measurement is a process start plus warm-up plus timed seconds
     measurements = sum(plan.runs(e, c) for e in plan.engines for c in plan.cases) * plan.repeats
-    assert measurements <= 60 and plan.seconds + plan.warmup <= 0.7
+    assert measurements <= 60 and (plan.repeats, plan.seconds, plan.warmup) == (3, 0.5, 0.2)  # as the README says
 
 
 def _pyproject() -> dict:
@@ -317,6 +317,35 @@ def test_engine_definitions():
         engines.get("nosuchengine")
     with pytest.raises(TypeError, match="module-level function"):
         Engine("x", "x", lambda spec: {})  # the worker imports run by name
+
+
+def test_an_engine_is_one_file(tmp_path):
+    """A module dropped into engines/ is found by the registry, with nothing else to edit; loaded by
+    path under another package name, as the worker loads it."""
+    import shutil
+
+    folder = tmp_path / "engines"
+    shutil.copytree(BENCH / "engines", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "extra.py").write_text(
+        "from . import Engine, _common\n\n\n"
+        "def run(spec):\n"
+        "    return _common.time_loop(lambda i: None, 1, 0.0, 0.01)\n\n\n"
+        "ENGINES = (Engine('extra', 'a test engine', run, lambda task, case: None, order=5),)\n"
+    )
+    spec = importlib.util.spec_from_file_location(
+        "_bench_test_engines", folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = package
+    try:
+        spec.loader.exec_module(package)
+        reg = package.registry()
+        assert list(reg)[:2] == ["envpool", "extra"] and set(engines.registry()) < set(reg)
+        extra = package.get("extra")
+        assert extra.runner == ("extra", "run") and extra.run({})["calls"] > 0
+    finally:
+        for name in [m for m in sys.modules if m == spec.name or m.startswith(spec.name + ".")]:
+            del sys.modules[name]
 
 
 def _imports(path: Path) -> list[tuple[str, int, bool]]:

@@ -169,12 +169,14 @@ def make_plan(args) -> Plan:
     baseline = args.baseline
     if baseline is None:
         baseline = "envpool" if any(e.name == "envpool" for e in chosen) else chosen[0].name
-    elif baseline.startswith("python:") and baseline not in {e.name for e in chosen}:
-        chosen.append(engines.get(baseline))
     if baseline not in {e.name for e in chosen}:
-        if baseline.startswith("python:") or baseline in engines.names():
+        try:
+            candidate = engines.get(baseline)
+        except KeyError:
+            raise UsageError(f"unknown baseline engine {baseline!r}") from None
+        if baseline in engines.registry():  # a named engine left out of -e
             raise UsageError(f"baseline {baseline!r} is not among the engines ({', '.join(e.name for e in chosen)})")
-        raise UsageError(f"unknown baseline engine {baseline!r}")
+        chosen.append(candidate)  # --baseline python:PATH measures that interpreter too
 
     tasks = {t: resolve_task(t) for t in task_ids}
     interpreters = {e.name: e.prepare(task_ids) for e in chosen if e.prepare is not None}

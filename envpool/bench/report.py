@@ -121,7 +121,7 @@ def table(report: dict, plain: bool, leave_out: tuple[str, ...] = ()) -> Table:
     )
     columns = [c for c in COLUMNS if c not in leave_out]
     for c in columns:
-        header = f"x {report['settings']['baseline']}" if c == "x" else c
+        header = f"x {short_engine(report['settings']['baseline'])}" if c == "x" else c
         t.add_column(header, justify="left" if c in LEFT else "right", no_wrap=True)
     styles = {"error": "red", "baseline": "bold", None: None}
     last_task = None
@@ -159,8 +159,8 @@ def skipped(report: dict) -> list[str]:
     lines = []
     for (engine, reason), tasks in groups.items():
         where = [
-            task if len(rows) == per_task[(engine, task)] else f"{task} ({', '.join(_case_label(r) for r in rows)})"
-            for task, rows in tasks.items()
+            task if len(rs) == per_task[(engine, task)] else f"{task} ({', '.join(_case_label(r) for r in rs)})"
+            for task, rs in tasks.items()
         ]
         lines.append(f"{short_engine(engine)} on {', '.join(where)}: {reason}")
     return lines
@@ -188,7 +188,7 @@ def footer(report: dict) -> list[str]:
     rounds = f"{st['repeats']} interleaved round{'s' if st['repeats'] != 1 else ''}"
     out = [
         f"steps/s: median over {rounds} of {st['seconds']} s (after {st['warmup']} s warm-up), each measurement "
-        f"in its own process; x {st['baseline']}: median of per-round ratios; frames/s = steps/s x frame_skip "
+        f"in its own process; x {short_engine(st['baseline'])}: median of per-round ratios; frames/s = steps/s x frame_skip "
         "('=' when frame_skip is 1); us/call: per step() call, num_envs=1 only.",
         f"machine: {m['cpu']}, {m['usable_cores']}/{m['logical_cores']} cores usable; load average (1 min) "
         f"{la['min_1m']}-{la['max_1m']} during the run (start {la['start']})",
@@ -208,8 +208,9 @@ def print_report(report: dict, out: Console) -> None:
     if any(r["status"] != "n/a" for r in report["results"]):
         t, left_out = fitted_table(report, out)
         if plain:  # a Markdown table: no blank edge lines, no trailing spaces
+            width = max(out.width, Measurement.get(out, out.options.update_width(10_000), t).maximum)
             with out.capture() as captured:
-                out.print(t)
+                out.print(t, width=width)
             t = "\n".join(ln.rstrip() for ln in captured.get().splitlines() if ln.strip())
         out.print(t, markup=False)
         if left_out:
