@@ -629,6 +629,7 @@ def test_end_to_end_table_json_png(tmp_path):
     assert p.returncode == 0, p.stderr
     assert "steps/s" in p.stdout and "x envpool" in p.stdout and "machine:" in p.stdout
     assert ESC not in p.stdout
+    assert p.stderr == ""  # --no-progress; no C library chatter from checking that gymnasium can make the envs
     rep = json.loads(out_json.read_text())
     _check_schema(rep)
     rows = {(r["task"], r["num_envs"], r["batch_size"], r["engine"]): r for r in rep["results"]}

@@ -5,8 +5,10 @@ Standard library and numpy only (the worker loads this under any interpreter).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
+import sys
 import time
 
 import numpy as np
@@ -46,6 +48,21 @@ def missing(*modules: str, purpose: str = "") -> str | None:
     dists = [PROVIDERS.get(m, m) for m in gone]
     fix = "pip install 'envpool[bench]'" if all(m in PROVIDERS for m in gone) else "pip install " + " ".join(dists)
     return f"{' and '.join(dists)} not installed{f' ({purpose})' if purpose else ''}: {fix}"
+
+
+@contextlib.contextmanager
+def quiet_stderr():
+    """Silence file descriptor 2 for a while: C libraries (ALE's banner, MuJoCo's model compiler)
+    print there when an env is built in the envpool-bench process to check that it can be."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def registered(task) -> str | None:

@@ -51,7 +51,7 @@ def _make_reason(gid: str) -> str | None:
         import gymnasium
 
         try:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), _common.quiet_stderr():
                 warnings.simplefilter("ignore")
                 gymnasium.make(gid).close()
             _MADE[gid] = None
