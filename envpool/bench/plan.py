@@ -22,6 +22,12 @@ class Task:
     config: dict = dataclasses.field(default_factory=dict)  # registered overrides, the family's own keys
     full_config: dict = dataclasses.field(default_factory=dict)  # make_spec's config
     frame_skip: int = 1
+    # A multi-task pool ("Pong-v5+Breakout-v5": envpool.make([...]) over the ids).
+    task_ids: tuple[str, ...] = ()
+
+    @property
+    def multi_task(self) -> bool:
+        return len(self.task_ids) > 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,6 +62,15 @@ def resolve_task(task_id: str) -> Task:
     from envpool import _envpool
     from envpool.registration import lookup
 
+    if "+" in task_id:  # a multi-task pool: the facts of its first task, every id registered
+        parts = [resolve_task(t) for t in task_id.split("+")]
+        if not all(p.registered for p in parts):
+            return Task(task_id, registered=False)
+        first = parts[0]
+        full = dict(first.full_config)
+        if first.kind == "atari":
+            full["full_action_space"] = True  # every game the same 18 actions (make requires equal specs)
+        return dataclasses.replace(first, task_id=task_id, full_config=full, task_ids=tuple(p.task_id for p in parts))
     try:
         ts = lookup(task_id)
     except ValueError:

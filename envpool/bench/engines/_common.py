@@ -70,6 +70,11 @@ def registered(task) -> str | None:
     return None if task.registered else "task not registered in this build"
 
 
+def single_task(task) -> str | None:
+    """The reason for engines that run one task only (multi-task pools are envpool's)."""
+    return "multi-task pools: the envpool engine only" if getattr(task, "multi_task", False) else None
+
+
 def clean_env(pythonpath: str | None = None) -> dict:
     """This process's environment without PYTHONPATH/PYTHONHOME (plus ``pythonpath`` if given)."""
     env = dict(os.environ)

@@ -35,7 +35,7 @@ def options(task_id: str, config: dict) -> dict:
 def available(task, case) -> str | None:
     if task.kind != "atari":
         return "Atari tasks only"
-    return _common.registered(task) or _common.missing("ale_py")
+    return _common.registered(task) or _common.single_task(task) or _common.missing("ale_py")
 
 
 def run(spec: dict) -> dict:

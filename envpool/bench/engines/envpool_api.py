@@ -23,15 +23,20 @@ def run(spec: dict) -> dict:
 
     task, n, b = spec["task"], spec["num_envs"], spec["batch_size"]
     try:
-        registered = task in envpool.list_all_envs()
+        registered = set(task.split("+")) <= set(envpool.list_all_envs())
     except Exception:  # very old versions
         registered = True
     if not registered:
         raise _common.Unavailable(f"task {task!r} is not registered in this envpool")
+    opts: dict = {}
+    if "+" in task:  # a multi-task pool over the ids (Atari games share the full action set)
+        task = task.split("+")
+        if spec.get("kind") == "atari":
+            opts["full_action_space"] = True
     env = envpool.make(
-        task, env_type="gym", num_envs=n, batch_size=b, num_threads=spec["num_threads"], seed=spec["seed"]
+        task, env_type="gym", num_envs=n, batch_size=b, num_threads=spec["num_threads"], seed=spec["seed"], **opts
     )
-    acts = _common.action_batches(envpool.make_spec(task).action_space, b, spec["seed"])
+    acts = _common.action_batches(envpool.make_spec(task, **opts).action_space, b, spec["seed"])
     k = len(acts)
     if b == n:  # sync: step() returns the whole batch
         env.reset()

@@ -62,7 +62,7 @@ def _make_reason(gid: str) -> str | None:
 
 
 def available(task, case) -> str | None:
-    reason = _common.registered(task) or _common.missing("gymnasium")
+    reason = _common.registered(task) or _common.single_task(task) or _common.missing("gymnasium")
     if reason:
         return reason
     if task.kind == "atari":

@@ -14,7 +14,7 @@ import os
 import subprocess
 import tempfile
 
-from . import Engine
+from . import Engine, _common
 from ._common import clean_env
 from .envpool_api import run as run_envpool
 
@@ -73,6 +73,8 @@ def bind(path: str) -> Engine:
         return probed["info"]
 
     def available(task, case) -> str | None:
+        if _common.single_task(task):
+            return _common.single_task(task)
         info = probed.get("info") or prepare([task.task_id])
         if "error" in info:
             return info["error"]

@@ -11,7 +11,7 @@ from . import Engine, _common
 
 
 def available(task, case) -> str | None:
-    reason = _common.registered(task)
+    reason = _common.registered(task) or _common.single_task(task)
     if reason:
         return reason
     from envpool import _envpool
