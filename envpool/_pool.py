@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections.abc
 import os
 from typing import Any, Callable
 
@@ -17,7 +18,9 @@ from envpool.registration import lookup
 Batch = _envpool.Batch
 
 # Keys a task registration may carry that are not engine config.
-_METADATA_KEYS = ("reward_threshold",)
+# Registered task metadata, kept in the config but never passed to the engine:
+# reward_threshold, and render_fps (gymnasium's metadata["render_fps"]).
+_METADATA_KEYS = ("reward_threshold", "render_fps")
 
 # EnvPool config keys handled here in Python (never passed to the engine),
 # with their defaults. gym_reset_return_info: whether a gym pool's reset()
@@ -33,6 +36,10 @@ _PY_DEFAULTS: dict[str, Any] = {
     "max_num_players": 1,
     "base_path": os.path.dirname(os.path.abspath(__file__)),
     "batched_spaces": False,
+    # render_mode: None or "rgb_array" (render() then returns frames of the
+    # envs in render_env_ids, default [0]).
+    "render_mode": None,
+    "render_env_ids": None,
 }
 
 # Task options handled here in Python, with their defaults: frame_stack
@@ -82,9 +89,25 @@ def _check_py_options(opts: dict[str, Any]) -> None:
         if opts["frame_stack"] < 1:
             raise ValueError(f"frame_stack must be >= 1, got {opts['frame_stack']}")
         opts["frame_stack"] = int(opts["frame_stack"])
+    if opts["render_mode"] not in (None, "rgb_array"):
+        raise ValueError(f"render_mode must be None or 'rgb_array', got {opts['render_mode']!r}")
+    ids = opts["render_env_ids"]
+    if ids is not None:
+        ids = [ids] if is_int(ids) else list(ids) if isinstance(ids, (list, tuple, range, np.ndarray)) else None
+        if ids is None or not all(is_int(i) for i in ids):
+            raise TypeError(f"render_env_ids must be a list of env ids, got {opts['render_env_ids']!r}")
+        opts["render_env_ids"] = [int(i) for i in ids]
     opts["max_num_players"] = int(opts["max_num_players"])
     for key in ("gym_reset_return_info", "batched_spaces"):
         opts[key] = bool(opts[key])
+
+
+class Frames(np.ndarray):
+    """What render() returns: uint8 frames, batch first (n, height, width, 3). A NumPy
+    array that also counts as a Sequence, as gymnasium's vector RecordVideo requires."""
+
+
+collections.abc.Sequence.register(Frames)
 
 
 def _stack_spec(spec: tuple, k: int) -> tuple:
@@ -261,6 +284,9 @@ class PoolBase(EnvPoolMixin):
         self._pool = self._new_pool()
         self.config = self.spec.config
         self._num_envs = int(self.config["num_envs"])
+        bad = [i for i in self.config.get("render_env_ids") or [] if not 0 <= i < self._num_envs]
+        if bad:
+            raise ValueError(f"render_env_ids holds {bad[0]}, not an env id in [0, {self._num_envs})")
         self._batch_size = int(self.config["batch_size"]) or self._num_envs
         self.is_async = self._batch_size < self._num_envs
         self._next_seed: int | list[int] | None = None
@@ -399,6 +425,32 @@ class PoolBase(EnvPoolMixin):
         """Reseed at the next reset() that is given no seed: env i gets ``seed + i``
         (EnvPool 1.2 ignores this call with a warning)."""
         self._next_seed = seed
+
+    def _render_metadata(self) -> dict[str, Any]:
+        """gymnasium's render metadata: the render modes and the task's frame rate."""
+        meta: dict[str, Any] = {"render_modes": ["rgb_array"]}
+        if self.config.get("render_fps") is not None:
+            meta["render_fps"] = self.config["render_fps"]
+        return meta
+
+    @property
+    def render_mode(self) -> str | None:
+        """``"rgb_array"`` when made with ``render_mode="rgb_array"``, else None."""
+        return self.config.get("render_mode")
+
+    def render(self, env_ids: Any = None) -> Frames:
+        """Frames of the envs in ``env_ids`` (default: ``render_env_ids`` of make, else env
+        0) as uint8 ``(n, height, width, 3)``, rendered on the stepping threads. The envs
+        must not be in flight (async mode: recv() them first)."""
+        if self.render_mode != "rgb_array":
+            raise RuntimeError(
+                f"render() needs a pool made with render_mode='rgb_array' (this one has render_mode={self.render_mode!r})"
+            )
+        if env_ids is None:
+            env_ids = self.config.get("render_env_ids") or [0]
+        elif isinstance(env_ids, (int, np.integer)):
+            env_ids = [env_ids]
+        return self._pool.render(env_ids).view(Frames)
 
     def close(self) -> None:
         """Stop the worker threads; later calls raise until reset() rebuilds the pool. Idempotent."""

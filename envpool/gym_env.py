@@ -100,7 +100,7 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
         self.single_observation_space = self.observation_space
         self.single_action_space = self.action_space
         modes = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
-        self.metadata = {"autoreset_mode": modes[self.config["autoreset_mode"]]}
+        self.metadata = {"autoreset_mode": modes[self.config["autoreset_mode"]], **self._render_metadata()}
 
     def reset(
         self,

@@ -45,7 +45,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         else:
             self.observation_space = self.single_observation_space
             self.action_space = self.single_action_space
-        self.metadata = {"autoreset_mode": _MODES[self.config["autoreset_mode"]]}
+        self.metadata = {"autoreset_mode": _MODES[self.config["autoreset_mode"]], **self._render_metadata()}
         self._last_obs: Any = None
         self._partial: list[tuple[np.ndarray, Any]] = []
         self._all_ids = np.arange(self._num_envs)

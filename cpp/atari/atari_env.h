@@ -348,6 +348,15 @@ class AtariEnv : public Env {
     WriteOut(out, 0.0, false);
   }
 
+  // The emulator's current screen in RGB, as ale-py's getScreenRGB().
+  std::array<int, 2> RenderSize() const override {
+    return {static_cast<int>(ale_->getScreen().height()), static_cast<int>(ale_->getScreen().width())};
+  }
+  void Render(uint8_t* rgb) override {
+    ale_->getScreenRGB(rgb_);
+    std::memcpy(rgb, rgb_.data(), rgb_.size());
+  }
+
   StepResult Step(const ActionRow& action, const StateRow& out) override {
     const int32_t a = action[spec_.action][0];
     if (a < 0 || a >= static_cast<int32_t>(action_set_.size())) {
@@ -509,6 +518,7 @@ class AtariEnv : public Env {
 
   Options opt_;
   AtariSpec spec_;
+  std::vector<unsigned char> rgb_;  // Render()'s scratch
   std::unique_ptr<ale::ALEInterface> ale_;
   bool loaded_ = false;
   ale::ALEState fresh_state_;  // right after the ROM load

@@ -32,7 +32,7 @@ namespace envpool {
 struct StateBatch;
 
 struct Task {
-  enum Kind : int8_t { kStep, kReset, kStop };
+  enum Kind : int8_t { kStep, kReset, kStop, kRender };
   Kind kind;
   int env_id;
   // The batch and row the result goes to; batch is null for an async ring

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -263,6 +264,45 @@ class EnvPool {
     const bool published = mine.published;
     mine = ReceiverTicket{};
     Finish(batch, published ? -1 : number);
+    return batch;
+  }
+
+  // Renders env_ids (envs not in flight) on the stepping threads, as
+  // their steps run, into a batch of its own: key 0 holds the frames
+  // (n x height x width x 3 uint8), key 1 the env ids. Every env of the pool
+  // must render at one size (the first call checks).
+  std::shared_ptr<StateBatch> Render(const int* env_ids, int n) {
+    std::shared_ptr<StateBatch> batch;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      NoteCaller();
+      ThrowIfClosed();
+      CheckEnvIds(env_ids, n);
+      if (render_layout_ == nullptr) render_layout_ = std::make_unique<StateLayout>(BuildRenderLayout());
+      const std::size_t bytes = BatchBytes(*render_layout_, std::max(n, 1));
+      char* mem = static_cast<char*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
+      if (mem == nullptr) throw std::bad_alloc();
+      batch = std::make_shared<StateBatch>(*render_layout_, std::max(n, 1), n, std::shared_ptr<char>(mem, std::free));
+      tasks_.resize(n);
+      for (int i = 0; i < n; ++i) {
+        in_flight_[env_ids[i]].store(true, std::memory_order_relaxed);
+        tasks_[i] = Task{Task::kRender, env_ids[i], batch.get(), i, false, 0};
+      }
+      in_flight_total_ += n;
+      if (n > 0) queue_.Push(tasks_.data(), n, n - 1);
+    }
+    Wait(batch);
+    const int32_t* ids = reinterpret_cast<const int32_t*>(batch->key_base[1]);
+    for (int i = 0; i < n; ++i) in_flight_[ids[i]].store(false, std::memory_order_release);
+    in_flight_total_.fetch_sub(n);
+    if (batch->failed.load(std::memory_order_acquire)) {
+      std::vector<StateBatch::Failure> failures;
+      {
+        std::lock_guard<std::mutex> lock(batch->failure_mu);
+        failures = batch->failures;
+      }
+      throw BatchError(batch, std::move(failures));
+    }
     return batch;
   }
 
@@ -684,7 +724,34 @@ class EnvPool {
     for (int k = 0; k < num_env_keys_; ++k) s.out[k] = batch->Row(kNumCommonKeys + k, row);
   }
 
+  // Under mu_. Envs report a fixed size, so reading it while an env steps
+  // elsewhere is safe.
+  StateLayout BuildRenderLayout() const {
+    const std::array<int, 2> size = slots_[0].env->RenderSize();
+    if (size[0] <= 0 || size[1] <= 0)
+      throw std::invalid_argument("this task cannot render (its envs report no frame size)");
+    for (const EnvSlot& s : slots_)
+      if (s.env->RenderSize() != size)
+        throw std::invalid_argument("the envs of this pool render at different sizes; render() needs one size");
+    return StateLayout({Spec<uint8_t>("frame", {size[0], size[1], 3}), Spec<int32_t>("env_id", {})});
+  }
+
+  void RunRender(const Task& task) {
+    EnvSlot& s = slots_[task.env_id];
+    StateBatch* batch = task.batch;
+    uint8_t* frame = reinterpret_cast<uint8_t*>(batch->Row(0, task.row));
+    try {
+      s.env->Render(frame);
+    } catch (...) {
+      std::memset(frame, 0, batch->layout.row_bytes[0]);
+      batch->AddFailure(task.env_id, std::current_exception());
+    }
+    *reinterpret_cast<int32_t*>(batch->Row(1, task.row)) = task.env_id;
+    if (batch->done.Arrive()) completed_.Notify();
+  }
+
   void RunTask(const Task& task) {
+    if (task.kind == Task::kRender) return RunRender(task);
     EnvSlot& s = slots_[task.env_id];
     Target t;
     t.pool = this;
@@ -801,6 +868,7 @@ class EnvPool {
   std::shared_ptr<BatchMemory> large_memory_;  // under mu_
   int num_env_keys_ = 0;
   int task_key_ = -1;  // the layout's info:task_id (multi-task pools only)
+  std::unique_ptr<StateLayout> render_layout_;  // at the first Render(), under mu_
   std::vector<std::size_t> action_bytes_;
   // Element types of the env's keys, for the debug-build key checks.
   std::vector<DType> state_types_, action_types_;

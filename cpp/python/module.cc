@@ -385,6 +385,42 @@ class PyPool {
     });
   }
 
+  // Frames of env_id's envs (not in flight), rendered on the stepping
+  // threads: uint8 (n, height, width, 3), a view of the engine's buffer.
+  // An env that throws while rendering raises its exception type, with
+  // failed_env_ids.
+  py::array Render(const py::object& env_id) {
+    Converting guard;
+    const std::vector<int>& ids = ToIds(env_id);
+    const int n = static_cast<int>(ids.size());
+    std::shared_ptr<envpool::StateBatch> batch;
+    PyThreadState* state = PyEval_SaveThread();
+    try {
+      batch = pool_->Render(ids.data(), n);
+    } catch (const envpool::BatchError& e) {
+      PyEval_RestoreThread(state);
+      IssueWarnings();
+      PyObject* type = ExceptionType(e);
+      std::vector<int32_t> failed;
+      for (const auto& f : e.failures) failed.push_back(f.env_id);
+      py::object exc = py::reinterpret_borrow<py::object>(type)(e.message);
+      exc.attr("failed_env_ids") = py::array_t<int32_t>(failed.size(), failed.data());
+      PyErr_SetObject(type, exc.ptr());
+      throw py::error_already_set();
+    } catch (...) {
+      PyEval_RestoreThread(state);
+      throw;
+    }
+    PyEval_RestoreThread(state);
+    IssueWarnings();
+    const envpool::ArraySpec& frame = batch->layout.specs[0];
+    py::capsule base(new std::shared_ptr<char>(batch->memory),
+                     [](void* p) { delete static_cast<std::shared_ptr<char>*>(p); });
+    const py::ssize_t h = frame.shape[0], w = frame.shape[1];
+    return py::array(py::dtype::of<uint8_t>(), {static_cast<py::ssize_t>(n), h, w, py::ssize_t{3}},
+                     {h * w * 3, w * 3, py::ssize_t{3}, py::ssize_t{1}}, batch->key_base[0], base);
+  }
+
   void Close() {
     if (pool_->closed()) return;
     py::gil_scoped_release release;
@@ -468,6 +504,19 @@ class PyPool {
   // next step), failed_env_ids, and result (the whole batch, packaged like
   // recv()'s; failed rows are zeroed with terminated set).
   [[noreturn]] void RaiseBatchError(const envpool::BatchError& e) {
+    PyObject* type = ExceptionType(e);
+    py::tuple result = Package(e.batch);
+    std::vector<int32_t> failed;
+    for (const auto& f : e.failures) failed.push_back(f.env_id);
+    py::object exc = py::reinterpret_borrow<py::object>(type)(e.message);
+    exc.attr("env_ids") = py::array_t<int32_t>(last_ids_.size(), last_ids_.data());
+    exc.attr("failed_env_ids") = py::array_t<int32_t>(failed.size(), failed.data());
+    exc.attr("result") = result;
+    PyErr_SetObject(type, exc.ptr());
+    throw py::error_already_set();
+  }
+
+  static PyObject* ExceptionType(const envpool::BatchError& e) {
     PyObject* type = PyExc_RuntimeError;
     try {
       std::rethrow_exception(e.failures[0].error);
@@ -485,15 +534,7 @@ class PyPool {
       type = PyExc_MemoryError;
     } catch (...) {
     }
-    py::tuple result = Package(e.batch);
-    std::vector<int32_t> failed;
-    for (const auto& f : e.failures) failed.push_back(f.env_id);
-    py::object exc = py::reinterpret_borrow<py::object>(type)(e.message);
-    exc.attr("env_ids") = py::array_t<int32_t>(last_ids_.size(), last_ids_.data());
-    exc.attr("failed_env_ids") = py::array_t<int32_t>(failed.size(), failed.data());
-    exc.attr("result") = result;
-    PyErr_SetObject(type, exc.ptr());
-    throw py::error_already_set();
+    return type;
   }
 
   std::string ActionKeyList() const {
@@ -844,5 +885,6 @@ PYBIND11_MODULE(_envpool, m) {
       .def("send_reset", &PyPool::SendReset, py::arg("env_id") = py::none(), py::arg("seed") = py::none())
       .def("reset", &PyPool::Reset, py::arg("env_id") = py::none(), py::arg("seed") = py::none(),
            py::arg("own_batch") = false)
+      .def("render", &PyPool::Render, py::arg("env_id"))
       .def("close", &PyPool::Close);
 }

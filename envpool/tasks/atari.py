@@ -58,7 +58,7 @@ def _register_all() -> None:
         warnings.warn(f"Atari tasks not registered: ale-py is not importable ({e})", stacklevel=2)
         return
     for game in games:
-        register(task_id(game), "Atari", task=game, rom_dir=directory)
+        register(task_id(game), "Atari", task=game, rom_dir=directory, render_fps=30)  # ale-py's render_fps
 
 
 _register_all()

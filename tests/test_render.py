@@ -1,0 +1,104 @@
+"""render_mode="rgb_array": frames of chosen envs, rendered on the stepping threads.
+Atari frames are bit-equal to ale-py's getScreenRGB() of the reference in the same state."""
+
+from __future__ import annotations
+
+import collections.abc
+
+import numpy as np
+import pytest
+
+import envpool
+from envpool import _envpool
+
+atari = pytest.mark.skipif("Atari" not in _envpool.families(), reason="Atari family not built")
+
+
+@atari
+def test_atari_frames_equal_ale_py_screens() -> None:
+    gym = pytest.importorskip("gymnasium")
+    import ale_py
+
+    gym.register_envs(ale_py)
+    from test_atari import reference_env
+
+    seed = 4
+    ref = reference_env("Breakout", frame_skip=4)
+    ref.reset(seed=seed)
+    ours = envpool.make(
+        "Breakout-v5", env_type="gymnasium", num_envs=1, seed=seed, noop_max=0, use_fire_reset=False,
+        render_mode="rgb_array",
+    )
+    ours.reset()
+    frames = ours.render()
+    assert frames.shape == (1, 210, 160, 3) and frames.dtype == np.uint8
+    np.testing.assert_array_equal(frames[0], ref.unwrapped.ale.getScreenRGB())
+    actions = np.random.default_rng(0).integers(0, 4, 60)
+    for t, a in enumerate(actions):
+        ours.step(np.array([a]))
+        ref.step(a)
+        np.testing.assert_array_equal(ours.render()[0], ref.unwrapped.ale.getScreenRGB(), err_msg=f"step {t}")
+
+
+@atari
+def test_render_env_ids_and_metadata() -> None:
+    envs = envpool.make("Pong-v5", env_type="gymnasium", num_envs=4, render_mode="rgb_array", render_env_ids=[3, 1])
+    assert envs.metadata["render_modes"] == ["rgb_array"] and envs.metadata["render_fps"] == 30
+    assert envs.render_mode == "rgb_array"
+    envs.reset(seed=0)
+    frames = envs.render()
+    assert frames.shape == (2, 210, 160, 3)
+    np.testing.assert_array_equal(envs.render(env_ids=[3, 1]), frames)
+    np.testing.assert_array_equal(envs.render(env_ids=1)[0], frames[1])
+    assert isinstance(frames, collections.abc.Sequence) and isinstance(frames, np.ndarray)
+
+
+@atari
+def test_render_errors_leave_the_pool_usable() -> None:
+    envs = envpool.make("Pong-v5", env_type="gymnasium", num_envs=2, batch_size=1, render_mode="rgb_array")
+    envs.async_reset()
+    _, _, _, _, info = envs.recv()
+    busy = 1 - int(info["env_id"][0])  # still in flight
+    with pytest.raises(ValueError, match="in flight"):
+        envs.render(env_ids=[busy])
+    with pytest.raises(ValueError, match="out of range"):
+        envs.render(env_ids=[5])
+    assert envs.render(env_ids=[int(info["env_id"][0])]).shape == (1, 210, 160, 3)
+    envs.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        envs.render(env_ids=[0])
+
+
+def test_render_needs_render_mode_and_a_renderer() -> None:
+    plain = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2)
+    with pytest.raises(RuntimeError, match="render_mode='rgb_array'"):
+        plain.render()
+    with pytest.raises(ValueError, match="render_mode must be"):
+        envpool.make("CartPole-v1", env_type="gymnasium", render_mode="human")
+    with pytest.raises(TypeError, match="render_env_ids"):
+        envpool.make("CartPole-v1", env_type="gymnasium", render_mode="rgb_array", render_env_ids="0")
+    with pytest.raises(ValueError, match="render_env_ids"):
+        envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2, render_mode="rgb_array", render_env_ids=[2])
+
+
+@atari
+@pytest.mark.parametrize("env_type", ["gym", "dm"])
+def test_every_interface_renders(env_type: str) -> None:
+    envs = envpool.make("Pong-v5", env_type=env_type, num_envs=2, render_mode="rgb_array")
+    envs.reset()
+    assert envs.render().shape == (1, 210, 160, 3)
+
+
+@atari
+def test_a_short_video(tmp_path) -> None:
+    imageio = pytest.importorskip("imageio")
+    envs = envpool.make("Breakout-v5", env_type="gymnasium", num_envs=2, render_mode="rgb_array", render_env_ids=[0, 1])
+    envs.reset(seed=1)
+    frames = []
+    for t in range(10):
+        envs.step(np.full(2, 2 if t < 5 else 3))  # RIGHT, then LEFT: the paddle moves in every frame
+        frames.append(np.concatenate(list(envs.render()), axis=1))  # the two envs side by side
+    path = tmp_path / "breakout.gif"
+    imageio.mimsave(path, frames)
+    back = np.asarray(imageio.mimread(path))
+    assert back.shape[0] == 10 and back.shape[1:3] == (210, 320)
