@@ -17,10 +17,12 @@ at most 0.5% of the pixels differ, and the mean absolute difference per channel 
 0.5 (of 255); and over a run at least 90% of the frames are bit-identical (a systematic
 error, a wrong colour, shape or offset, fails all three). Gymnasium is put into our exact
 float64 state (expose_state=True) before each comparison, as in test_classic_control.py.
+The comparisons need pygame (gymnasium's classic-control extra) and are skipped without it.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import numpy as np
@@ -30,7 +32,8 @@ import envpool
 
 gymnasium = pytest.importorskip("gymnasium")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-pytest.importorskip("pygame", reason="gymnasium's classic-control renderers (the reference) need pygame")
+# gymnasium's classic-control renderers (the reference) need pygame, its classic-control extra.
+needs_reference = pytest.mark.skipif(importlib.util.find_spec("pygame") is None, reason="pygame is not installed")
 
 TASKS = ["CartPole-v1", "Pendulum-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Acrobot-v1"]
 SIZES = {"CartPole": (400, 600), "Pendulum": (500, 500), "MountainCar": (400, 600), "Acrobot": (500, 500)}
@@ -99,6 +102,7 @@ def _policy(task: str, obs: np.ndarray, space, rng: np.random.Generator) -> np.n
     return u.astype(np.float32)
 
 
+@needs_reference
 @pytest.mark.parametrize("task", TASKS)
 def test_frames_match_gymnasium(task: str) -> None:
     """Three envs rendered after the reset and after each of 300 steps (terminal states and
@@ -137,6 +141,7 @@ def test_frames_match_gymnasium(task: str) -> None:
     ours.close()
 
 
+@needs_reference
 @pytest.mark.parametrize("task", TASKS)
 def test_render_size_and_metadata_match_gymnasium(task: str) -> None:
     ours = envpool.make(task, env_type="gymnasium", num_envs=1, render_mode="rgb_array")
