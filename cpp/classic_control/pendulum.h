@@ -67,7 +67,7 @@ class Pendulum : public StateEnv<2> {
       // smoothscale(img, (scale * |u| / 2,) * 2): float32 arithmetic (NumPy 2
       // keeps the float32 action), truncated to int by pygame.
       const int size = PyInt((static_cast<float>(scale) * std::fabs(last_u)) / 2.0f);
-      if (size > 0) {
+      if (size > 0 && size < kClockwiseHeight) {  // (|u| <= 2 keeps it below 114)
         const std::vector<uint8_t> a = ShrinkChannel(ClockwiseAlpha(), kClockwiseWidth, kClockwiseHeight, size, size);
         // flip(img, u > 0, True), blitted centred (Rect.centerx = x + w / 2).
         std::vector<uint8_t> flipped(a.size());

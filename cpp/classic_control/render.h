@@ -147,14 +147,16 @@ class Canvas {
           continue;
         }
         if ((y >= y1 && y < y2) || (y == maxy && y > y1 && y <= y2)) {
-          ints.push_back(((65536 * (y - y1)) / (y2 - y1)) * (x2 - x1) + (65536 * x1));
+          // In 64 bits, wrapped to SDL_gfx's 32 (only far-off-screen polygons overflow).
+          const int64_t v = ((int64_t{65536} * (y - y1)) / (y2 - y1)) * (x2 - x1) + int64_t{65536} * x1;
+          ints.push_back(static_cast<int32_t>(static_cast<uint32_t>(v)));
         }
       }
       std::sort(ints.begin(), ints.end());
       for (size_t i = 0; i + 1 < ints.size(); i += 2) {
-        int xa = ints[i] + 1;
+        int xa = static_cast<int32_t>(static_cast<uint32_t>(ints[i]) + 1u);
         xa = (xa >> 16) + ((xa & 32768) >> 15);
-        int xb = ints[i + 1] - 1;
+        int xb = static_cast<int32_t>(static_cast<uint32_t>(ints[i + 1]) - 1u);
         xb = (xb >> 16) + ((xb & 32768) >> 15);
         HLine(static_cast<int16_t>(xa), static_cast<int16_t>(xb), y, c);
       }
