@@ -27,21 +27,28 @@ inline std::vector<double> F32(std::vector<double> v) {
 inline void DrawMountainCar(double pos, double goal_position, bool f32_state, uint8_t* rgb) {
   constexpr int kScreenWidth = 600, kScreenHeight = 400;
   constexpr Rgb kBlack{0, 0, 0};
-  Canvas cv(rgb, kScreenWidth, kScreenHeight);
-  cv.Fill({255, 255, 255});
   const double world_width = kMaxPosition - kMinPosition, scale = kScreenWidth / world_width;
   const double carwidth = 40, carheight = 20, clearance = 10;
   auto height = [](double x) { return std::sin(3 * x) * 0.45 + 0.55; };
-  // The track: np.linspace(min, max, 100) (i * step + start, the end exact),
-  // handed to aalines as C floats.
-  std::vector<float> xs(100), ys(100);
-  const double step = (kMaxPosition - kMinPosition) / 99;
-  for (int i = 0; i < 100; ++i) {
-    const double x = i == 99 ? kMaxPosition : i * step + kMinPosition;
-    xs[i] = static_cast<float>((x - kMinPosition) * scale);
-    ys[i] = static_cast<float>(height(x) * scale);
-  }
-  cv.AALines(xs, ys, kBlack);
+  // White with the track, the same in every frame: drawn once.
+  static const std::vector<uint8_t> background = [&] {
+    std::vector<uint8_t> bg(static_cast<size_t>(kScreenWidth) * kScreenHeight * 3);
+    Canvas cv(bg.data(), kScreenWidth, kScreenHeight);
+    cv.Fill({255, 255, 255});
+    // np.linspace(min, max, 100) (i * step + start, the end exact), handed to
+    // aalines as C floats.
+    std::vector<float> xs(100), ys(100);
+    const double step = (kMaxPosition - kMinPosition) / 99;
+    for (int i = 0; i < 100; ++i) {
+      const double x = i == 99 ? kMaxPosition : i * step + kMinPosition;
+      xs[i] = static_cast<float>((x - kMinPosition) * scale);
+      ys[i] = static_cast<float>(height(x) * scale);
+    }
+    cv.AALines(xs, ys, kBlack);
+    return bg;
+  }();
+  std::copy(background.begin(), background.end(), rgb);
+  Canvas cv(rgb, kScreenWidth, kScreenHeight);
   // The car: at ((pos - min) * scale, height(pos) * scale), tilted by cos(3 pos).
   double px, py, angle;
   if (f32_state) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "cpp/classic_control/render.h"
@@ -46,6 +47,17 @@ class Pendulum : public StateEnv<2> {
   // What gymnasium's PendulumEnv.render() draws (rgb_array) for angle th
   // after the clipped action last_u (has_last_u false: just after reset).
   static constexpr int kScreenDim = 500;
+
+  // smoothscale(clockwise.png, (size, size))'s alpha, computed once per size.
+  static const std::vector<uint8_t>& ScaledArrow(int size) {
+    static std::array<std::once_flag, kClockwiseHeight> once;
+    static std::array<std::vector<uint8_t>, kClockwiseHeight> scaled;
+    std::call_once(once[size], [size] {
+      scaled[size] = ShrinkChannel(ClockwiseAlpha(), kClockwiseWidth, kClockwiseHeight, size, size);
+    });
+    return scaled[size];
+  }
+
   static void Draw(double th, bool has_last_u, float last_u, uint8_t* rgb) {
     constexpr Rgb kRed{204, 77, 77}, kBlack{0, 0, 0};
     Canvas cv(rgb, kScreenDim, kScreenDim);
@@ -68,7 +80,7 @@ class Pendulum : public StateEnv<2> {
       // keeps the float32 action), truncated to int by pygame.
       const int size = PyInt((static_cast<float>(scale) * std::fabs(last_u)) / 2.0f);
       if (size > 0 && size < kClockwiseHeight) {  // (|u| <= 2 keeps it below 114)
-        const std::vector<uint8_t> a = ShrinkChannel(ClockwiseAlpha(), kClockwiseWidth, kClockwiseHeight, size, size);
+        const std::vector<uint8_t>& a = ScaledArrow(size);
         // flip(img, u > 0, True), blitted centred (Rect.centerx = x + w / 2).
         std::vector<uint8_t> flipped(a.size());
         for (int y = 0; y < size; ++y)
