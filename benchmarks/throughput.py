@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from envpool.bench.cli import main as bench_main
+from envpool.bench import main as bench_main
 
 NUM_ENVS = ("8", "64", "256", "1")
 BATCH_SIZES = ("8", "64", "128", "1")  # envpool-bench caps threads at num_envs: n=1 runs on one
@@ -40,8 +40,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--json", metavar="PATH")
     args = ap.parse_args(argv)
-    cli = [args.task, "-n", *NUM_ENVS, "-b", *BATCH_SIZES, "-t", str(args.num_threads),
-           "-s", str(args.seconds), "-w", str(args.warmup), "-r", str(args.repeats), "-e", "envpool"]  # fmt: skip
+    cli = [
+        args.task,
+        "-n",
+        *NUM_ENVS,
+        "-b",
+        *BATCH_SIZES,
+        "-t",
+        str(args.num_threads),
+        "-s",
+        str(args.seconds),
+        "-w",
+        str(args.warmup),
+        "-r",
+        str(args.repeats),
+        "-e",
+        "envpool",
+    ]
     for python in args.python:
         cli += ["--python", python]
     if args.json:

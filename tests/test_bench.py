@@ -1,26 +1,35 @@
-"""envpool-bench: end to end with tiny durations, ratio arithmetic, errors."""
+"""envpool-bench: argument parsing, engines and their availability, the report, real short runs."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+import io
 import json
 import os
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import envpool
-from envpool.bench import stats
-from envpool.bench.cli import Case, build_parser, format_table, main, plan
+from envpool.bench import engines, main, report, stats
+from envpool.bench.cli import build_parser
+from envpool.bench.engines import Engine, _common
+from envpool.bench.plan import DEFAULT_TASKS, Case, Task, make_plan, resolve_task
 
 ROOT = Path(__file__).resolve().parent.parent
+BENCH = Path(envpool.__file__).resolve().parent / "bench"
 TINY = ["-s", "0.1", "-w", "0.02", "-r", "1", "--no-progress"]
+ESC = "\x1b"
 
 
-def _bench(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    # The installed envpool (conftest keeps the source folder off sys.path).
+def _bench(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    # The installed envpool (conftest keeps the source folder off sys.path); stdout/stderr are pipes, not a TTY.
     return subprocess.run(
         [sys.executable, "-m", "envpool.bench", *args],
         capture_output=True,
@@ -34,7 +43,13 @@ def _has(task: str) -> bool:
     return task in envpool.list_all_envs()
 
 
-# --- ratio arithmetic ---------------------------------------------------------------
+def _args(*argv: str):
+    args = build_parser().parse_args(list(argv))
+    args.argv = list(argv)
+    return args
+
+
+# --- ratio arithmetic -----------------------------------------------------------------------
 
 
 def test_ratio_is_median_of_per_round_ratios():
@@ -43,7 +58,7 @@ def test_ratio_is_median_of_per_round_ratios():
     r = stats.ratio_summary(ours, base)
     assert r["per_round"] == [2.0, 0.5, 4.0]
     assert r["median"] == 2.0 and r["min"] == 0.5 and r["max"] == 4.0
-    # not the ratio of the medians (200 / 100 = 2.0 here by chance), so check one where they differ
+    # not the ratio of the medians: here they differ
     r = stats.ratio_summary([10.0, 30.0, 20.0, 40.0], [10.0, 10.0, 40.0, 10.0])  # 1, 3, 0.5, 4
     assert r["median"] == pytest.approx(2.0)
     assert stats.summary([10.0, 30.0, 20.0, 40.0])["median"] / stats.summary([10, 10, 40, 10])["median"] == 2.5
@@ -64,123 +79,105 @@ def test_case_mode():
     assert Case("CartPole-v1", 8, 4, 2).mode == "async"
 
 
-# --- end to end ------------------------------------------------------------------------
-
-
-def _check_schema(report: dict) -> None:
-    assert report["schema"] == "envpool-bench/1"
-    for key in ("created", "duration_s", "argv", "settings", "machine", "interpreters", "results"):
-        assert key in report
-    for key in ("tasks", "engines", "baseline", "seconds", "warmup", "repeats", "num_threads", "seed"):
-        assert key in report["settings"]
-    m = report["machine"]
-    for key in ("cpu", "logical_cores", "usable_cores", "python", "packages", "load_average"):
-        assert key in m
-    assert m["packages"]["numpy"]
-    assert {"start", "end", "min_1m", "max_1m"} <= set(m["load_average"])
-    for r in report["results"]:
-        for key in (
-            "task", "family", "frame_skip", "num_envs", "batch_size", "mode", "num_threads", "engine",
-            "status", "reason", "steps_per_s", "frames_per_s", "us_per_call", "ratio_to_baseline",
-        ):  # fmt: skip
-            assert key in r, key
-        assert r["status"] in ("ok", "n/a", "error")
-        assert r["mode"] == ("sync" if r["num_envs"] == r["batch_size"] else "async")
-        if r["status"] == "ok":
-            s = r["steps_per_s"]
-            assert 0 < s["min"] <= s["median"] <= s["max"]
-            assert len(s["runs"]) == report["settings"]["repeats"]
-            assert r["frames_per_s"]["median"] == pytest.approx(s["median"] * r["frame_skip"])
-        else:
-            assert r["reason"]
-
-
-def test_end_to_end_table_json_png(tmp_path):
-    has_mpl = importlib.util.find_spec("matplotlib") is not None  # the bench extra; should be in the test env
-    out_json, out_png = tmp_path / "b.json", tmp_path / "b.png"
-    tasks = ["CartPole-v1"] + [t for t in ("Pong-v5",) if _has(t)]
-    p = _bench(
-        *tasks, "-n", "1", "4", "-b", "1", "2", "-t", "2", "-e", "envpool", "gymnasium-sync", "gymnasium-async", "raw",
-        "--json", str(out_json), *(["--plot", str(out_png)] if has_mpl else []), *TINY,
-    )  # fmt: skip
-    assert p.returncode == 0, p.stderr
-    assert "steps/s" in p.stdout and "x envpool" in p.stdout and "machine:" in p.stdout
-    report = json.loads(out_json.read_text())
-    _check_schema(report)
-    rows = {(r["task"], r["num_envs"], r["batch_size"], r["engine"]): r for r in report["results"]}
-    ours = rows[("CartPole-v1", 1, 1, "envpool")]
-    assert ours["status"] == "ok" and ours["ratio_to_baseline"]["median"] == 1.0
-    assert ours["us_per_call"]["median"] > 0
-    assert rows[("CartPole-v1", 4, 2, "envpool")]["status"] == "ok"  # async
-    assert rows[("CartPole-v1", 1, 1, "gymnasium-sync")]["status"] == "ok"
-    assert rows[("CartPole-v1", 4, 2, "gymnasium-sync")]["status"] == "n/a"  # no async mode
-    assert rows[("CartPole-v1", 1, 1, "gymnasium-async")]["status"] == "ok"
-    assert rows[("CartPole-v1", 1, 1, "raw")]["status"] == "n/a"  # no raw ceiling for classic control
-    if "Pong-v5" in tasks:
-        pong = rows[("Pong-v5", 1, 1, "envpool")]
-        assert pong["frame_skip"] == 4 and pong["status"] == "ok"
-        assert rows[("Pong-v5", 1, 1, "raw")]["status"] == "ok"
-    if not has_mpl:
-        pytest.skip("matplotlib missing: table and JSON checked, PNG not")
-    assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-def test_unavailable_engine_is_reported_not_fatal(tmp_path):
-    out_json = tmp_path / "b.json"
-    p = _bench("CartPole-v1", "-n", "2", "-e", "envpool", "ale-vector", "--python", "/nonexistent/python",
-               "--json", str(out_json), *TINY)  # fmt: skip
-    assert p.returncode == 0, p.stderr
-    lines = p.stdout.splitlines()
-    assert any("ale-vector" in ln and "n/a" in ln for ln in lines)
-    assert any("/nonexistent/python" in ln for ln in lines)
-    report = json.loads(out_json.read_text())
-    _check_schema(report)
-    status = {r["engine"]: r["status"] for r in report["results"]}
-    assert status == {"envpool": "ok", "ale-vector": "n/a", "python:/nonexistent/python": "n/a"}
-
-
-def test_other_interpreter_runs_the_standalone_worker(tmp_path):
-    """--python runs worker.py by path; here with our own interpreter as the 'other' one."""
-    out_json = tmp_path / "b.json"
-    p = _bench("CartPole-v1", "-n", "2", "-e", "envpool", "--python", sys.executable, "--json", str(out_json), *TINY)
-    assert p.returncode == 0, p.stderr
-    report = json.loads(out_json.read_text())
-    other = [r for r in report["results"] if r["engine"] == f"python:{sys.executable}"]
-    assert other and other[0]["status"] == "ok", other
-    assert other[0]["ratio_to_baseline"]["median"] > 0
-    assert report["interpreters"][f"python:{sys.executable}"]["envpool"]
+# --- argument parsing -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    "args",
+    "argv, tasks, num_envs, batch_size",
     [
-        ["CartPol-v1"],  # unknown task
-        ["CartPole-v1", "-n", "8", "-b", "16"],  # batch_size > num_envs
-        ["CartPole-v1", "-e", "nosuchengine"],
-        ["CartPole-v1", "-e", "raw"],  # the only engine, unavailable for the task
-        ["CartPole-v1", "-n", "8", "-b", "4", "-e", "gymnasium-sync"],  # no async mode
-        ["CartPole-v1", "-e", "envpool", "--baseline", "raw"],
-        ["CartPole-v1", "--seconds", "0"],
-        ["CartPole-v1", "--no-such-flag"],
+        (["-n", "8", "64", "CartPole-v1"], ["CartPole-v1"], [8, 64], None),  # as users type it
+        (["CartPole-v1", "-n", "8", "64"], ["CartPole-v1"], [8, 64], None),
+        (["-n", "8", "64", "CartPole-v1", "Pong-v5"], ["CartPole-v1", "Pong-v5"], [8, 64], None),
+        (["A", "-n", "8", "B", "-b", "4", "C"], ["A", "B", "C"], [8], [4]),
+        (["-n", "256", "-b", "128", "CartPole-v1"], ["CartPole-v1"], [256], [128]),
+        (["-n", "8", "--", "X"], ["X"], [8], None),
+        (["-n", "8", "-e", "envpool", "raw"], [], [8], None),
+        ([], [], None, None),
     ],
 )
-def test_bad_arguments_one_line_exit_2(args, capsys):
+def test_number_lists_end_at_the_first_task_id(argv, tasks, num_envs, batch_size):
+    args = _args(*argv)
+    assert (args.tasks, args.num_envs, args.batch_size) == (tasks, num_envs, batch_size)
+
+
+def test_numbers_then_task_plan():
+    plan = make_plan(_args("-n", "8", "64", "CartPole-v1", "-e", "envpool"))
+    assert list(plan.tasks) == ["CartPole-v1"]
+    assert [(c.num_envs, c.batch_size) for c in plan.cases] == [(8, 8), (64, 64)]
+
+
+def test_every_option_parses():
+    args = _args(
+        "T",
+        "-n",
+        "2",
+        "4",
+        "-b",
+        "1",
+        "2",
+        "-t",
+        "3",
+        "-s",
+        "1.5",
+        "-w",
+        "0.1",
+        "-r",
+        "4",
+        "-e",
+        "envpool",
+        "raw",
+        "--python",
+        "/p",
+        "--baseline",
+        "raw",
+        "--json",
+        "j",
+        "--plot",
+        "p",
+        "--seed",
+        "7",
+        "--no-progress",
+    )
+    assert (args.tasks, args.num_envs, args.batch_size, args.num_threads) == (["T"], [2, 4], [1, 2], 3)
+    assert (args.seconds, args.warmup, args.repeats, args.engines) == (1.5, 0.1, 4, ["envpool", "raw"])
+    assert (args.python, args.baseline, args.json, args.plot, args.seed, args.no_progress) == (
+        ["/p"],
+        "raw",
+        "j",
+        "p",
+        7,
+        True,
+    )
+
+
+def test_help_lists_every_engine_from_the_registry():
+    text = build_parser().format_help()
+    for name, e in engines.registry().items():
+        assert (name + "PATH" if e.parametric else name) in text and e.summary in text
+    assert re.search(r"^\s+envpool\s+\*", text, re.M)  # default engines are starred
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["CartPol-v1"], "did you mean"),  # unknown task
+        (["CartPole-v1", "-n", "x"], "invalid int value"),
+        (["CartPole-v1", "-n", "8", "-b", "16"], "batch_size must be in 1..num_envs"),
+        (["CartPole-v1", "-n", "8", "4", "-b", "1", "2", "3"], "--batch-size takes 1 value"),
+        (["CartPole-v1", "-e", "nosuchengine"], "unknown engine"),
+        (["-e", "envpool", "CartPole-v1"], "task ids go before -e"),
+        (["CartPole-v1", "-e", "raw"], "has no raw ceiling"),  # the only engine, unavailable for the task
+        (["CartPole-v1", "-n", "8", "-b", "4", "-e", "gymnasium-sync"], "no batch_size < num_envs mode"),
+        (["CartPole-v1", "-e", "envpool", "--baseline", "raw"], "not among the engines"),
+        (["CartPole-v1", "--seconds", "0"], "--seconds must be > 0"),
+        (["CartPole-v1", "--no-such-flag"], "unrecognized arguments"),
+    ],
+)
+def test_bad_arguments_one_line_exit_2(args, words, capsys):
     assert main([*args, "--no-progress"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("envpool-bench: error:") and "\n" not in err and "Traceback" not in err
-
-
-def test_default_run_plan():
-    """No arguments: a short run of CartPole-v1 (+ Pong-v5 when Atari is built)."""
-    args = build_parser().parse_args([])
-    args.argv = []
-    engines, tasks, cases, avail, probes = plan(args)
-    assert engines[0] == "envpool" and args.baseline == "envpool"
-    assert "CartPole-v1" in tasks and ("Pong-v5" in tasks) == _has("Pong-v5")
-    assert args.seconds <= 1 and args.repeats >= 3
-    assert {c.num_envs for c in cases if c.task == "CartPole-v1"} == {1, 8, 64}
-    assert all(c.mode == "sync" for c in cases)
-    assert avail.reason("envpool", cases[0]) is None
+    assert words in err
 
 
 def test_bad_arguments_subprocess():
@@ -189,39 +186,656 @@ def test_bad_arguments_subprocess():
     assert p.stderr.strip().count("\n") == 0 and "did you mean" in p.stderr
 
 
-def test_table_marks_missing_engines():
-    report = {
+# --- the default run ----------------------------------------------------------------------------
+
+
+def test_default_run_plan():
+    """No arguments: CartPole-v1, Pong-v5 and HalfCheetah-v4 (those built), the default engines, short."""
+    plan = make_plan(_args())
+    assert list(plan.tasks) == [t for t in DEFAULT_TASKS if _has(t)]
+    assert "CartPole-v1" in plan.tasks and ("HalfCheetah-v4" in plan.tasks) == _has("HalfCheetah-v4")
+    assert [e.name for e in plan.engines] == engines.defaults() == ["envpool", "gymnasium-sync", "ale-vector", "raw"]
+    assert plan.baseline == "envpool"
+    assert {c.num_envs for c in plan.cases if c.task == "CartPole-v1"} == {1, 8, 64}
+    for task in ("Pong-v5", "HalfCheetah-v4"):  # family bench defaults: fewer num_envs for slow-to-build envs
+        if _has(task):
+            assert {c.num_envs for c in plan.cases if c.task == task} == {1, 8}
+    assert all(c.mode == "sync" for c in plan.cases)
+    # every engine it lists runs something, and nothing it lists lacks a package (the test env has the bench extra)
+    for e in plan.engines:
+        reasons = [plan.reasons[(e.name, c)] for c in plan.cases]
+        assert any(r is None for r in reasons), (e.name, reasons)
+        assert not any(r and "not installed" in r for r in reasons), (e.name, reasons)
+    # ~ a minute or two on 2 cores: each measurement is a process start plus warm-up plus timed seconds
+    measurements = sum(plan.runs(e, c) for e in plan.engines for c in plan.cases) * plan.repeats
+    assert measurements <= 60 and (plan.repeats, plan.seconds, plan.warmup) == (3, 0.5, 0.2)  # as the README says
+
+
+def _pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def _dist(requirement: str) -> str:
+    return re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0].lower()
+
+
+def test_bench_extra_has_what_the_default_engines_import(monkeypatch):
+    """The default engines' available() names every optional module they import (via _common.missing);
+    each is a dependency of envpool or in the bench extra, so `pip install ".[bench]"` is enough."""
+    project = _pyproject()["project"]
+    installed = {_dist(r) for r in project["dependencies"] + project["optional-dependencies"]["bench"]}
+    assert {"rich", "matplotlib", "imageio", "opencv-python-headless"} <= installed
+    for module, dist in _common.PROVIDERS.items():
+        assert dist in installed, (module, dist)
+    asked: list[str] = []
+    monkeypatch.setattr(_common, "has_module", lambda name: asked.append(name) or True)
+    plan = make_plan(_args())
+    assert asked, "no engine asked for a module"
+    assert set(asked) <= set(_common.PROVIDERS), set(asked) - set(_common.PROVIDERS)
+    assert {e.name for e in plan.engines} == set(engines.defaults())
+
+
+# --- engines ----------------------------------------------------------------------------------------
+
+
+def _task(task_id: str) -> Task:
+    return resolve_task(task_id)
+
+
+SYNC, ASYNC = Case("T", 4, 4, 2), Case("T", 4, 2, 2)
+UNREGISTERED = Task("Nope-v0", registered=False)
+
+# (engine, task id or Task, case, modules missing, expected reason: None or a substring)
+REASONS = [
+    ("envpool", "CartPole-v1", SYNC, (), None),
+    ("envpool", "CartPole-v1", ASYNC, (), None),
+    ("envpool", UNREGISTERED, SYNC, (), "task not registered in this build"),
+    ("gymnasium-sync", "CartPole-v1", SYNC, (), None),
+    ("gymnasium-sync", "CartPole-v1", ASYNC, (), "no batch_size < num_envs mode"),
+    ("gymnasium-sync", "CartPole-v1", SYNC, ("gymnasium",), "gymnasium not installed"),
+    ("gymnasium-sync", "Pong-v5", SYNC, (), None),
+    ("gymnasium-sync", "Pong-v5", SYNC, ("cv2",), "opencv-python-headless not installed"),
+    ("gymnasium-sync", "Pong-v5", SYNC, ("ale_py",), "ale-py not installed"),
+    ("gymnasium-sync", "HalfCheetah-v4", SYNC, (), None),
+    ("gymnasium-sync", "HalfCheetah-v4", SYNC, ("imageio",), "imageio not installed"),
+    ("gymnasium-sync", "Ant-v3", SYNC, (), "gymnasium.make('Ant-v3') fails"),  # gymnasium's needs mujoco-py
+    ("gymnasium-sync", "Pendulum-v1", SYNC, (), None),
+    ("gymnasium-sync", Task("Ours-v9", True, "CartPole", "classic_control"), SYNC, (), "not in gymnasium's registry"),
+    ("gymnasium-sync", UNREGISTERED, SYNC, (), "task not registered in this build"),
+    ("gymnasium-async", "CartPole-v1", SYNC, (), None),
+    ("gymnasium-async", "CartPole-v1", ASYNC, (), "no batch_size < num_envs mode"),
+    ("ale-vector", "Pong-v5", SYNC, (), None),
+    ("ale-vector", "Pong-v5", ASYNC, (), None),
+    ("ale-vector", "Pong-v5", SYNC, ("ale_py",), "ale-py not installed"),
+    ("ale-vector", "CartPole-v1", SYNC, (), "Atari tasks only"),
+    ("ale-vector", "HalfCheetah-v4", SYNC, (), "Atari tasks only"),
+    ("raw", "Pong-v5", SYNC, (), None),
+    ("raw", "HalfCheetah-v4", SYNC, (), None),
+    ("raw", "CartPole-v1", SYNC, (), "family 'CartPole' has no raw ceiling"),
+    ("raw", UNREGISTERED, SYNC, (), "task not registered in this build"),
+    ("envpool", "Pong-v5+Breakout-v5", SYNC, (), None),
+    ("envpool", "CartPole-v1+Nope-v0", SYNC, (), "task not registered in this build"),
+    ("raw", "Pong-v5+Breakout-v5", SYNC, (), "multi-task pools: the envpool engine only"),
+    ("ale-vector", "Pong-v5+Breakout-v5", SYNC, (), "multi-task pools: the envpool engine only"),
+    ("gymnasium-sync", "Pong-v5+Breakout-v5", SYNC, (), "multi-task pools: the envpool engine only"),
+    ("python:", "CartPole-v1", SYNC, (), "name an interpreter"),
+    ("python:/nonexistent/python", "CartPole-v1", SYNC, (), "no executable interpreter at /nonexistent/python"),
+]
+
+
+@pytest.mark.parametrize("name, task, case, gone, expected", REASONS)
+def test_engine_availability(name, task, case, gone, expected, monkeypatch):
+    task = task if isinstance(task, Task) else _task(task)
+    if not task.registered and "Nope-v0" not in task.task_id:
+        pytest.skip(f"{task.task_id} is not built")
+    has = _common.has_module
+    monkeypatch.setattr(_common, "has_module", lambda m: m not in gone and has(m))
+    engine = engines.registry()[name] if name in engines.registry() else engines.get(name)
+    reason = engine.available(task, case)
+    if expected is None:
+        assert reason is None
+    else:
+        assert reason is not None and expected in reason, reason
+        if gone:  # a missing package says how to get it
+            assert "pip install 'envpool[bench]'" in reason
+
+
+def test_every_engine_has_availability_cases():
+    """A new engine comes with its rows in REASONS (at least one that runs and one that says why not)."""
+    covered = {name.split(":")[0] + ":" if ":" in name else name for name, *_ in REASONS}
+    assert set(engines.registry()) <= covered, set(engines.registry()) - covered
+    for name in engines.names():
+        rows = [r for r in REASONS if r[0] == name]
+        assert any(r[4] is None for r in rows) and any(r[4] for r in rows), name
+
+
+def test_engine_definitions():
+    reg = engines.registry()
+    assert list(reg)[:1] == ["envpool"] and engines.names() == [n for n in reg if not reg[n].parametric]
+    for name, e in reg.items():
+        module, function = e.runner
+        assert (BENCH / "engines" / f"{module}.py").is_file() and function == e.run.__name__
+        assert e.default == (name in engines.defaults())
+    bound = engines.get("python:/some/python")
+    assert bound.python == "/some/python" and bound.runner == reg["envpool"].runner
+    with pytest.raises(KeyError):
+        engines.get("nosuchengine")
+    with pytest.raises(TypeError, match="module-level function"):
+        Engine("x", "x", lambda spec: {})  # the worker imports run by name
+
+
+def test_an_engine_is_one_file(tmp_path):
+    """A module dropped into engines/ is found by the registry, with nothing else to edit; loaded by
+    path under another package name, as the worker loads it."""
+    import shutil
+
+    folder = tmp_path / "engines"
+    shutil.copytree(BENCH / "engines", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "extra.py").write_text(
+        "from . import Engine, _common\n\n\n"
+        "def run(spec):\n"
+        "    return _common.time_loop(lambda i: None, 1, 0.0, 0.01)\n\n\n"
+        "ENGINES = (Engine('extra', 'a test engine', run, lambda task, case: None, order=5),)\n"
+    )
+    spec = importlib.util.spec_from_file_location(
+        "_bench_test_engines", folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = package
+    try:
+        spec.loader.exec_module(package)
+        reg = package.registry()
+        assert list(reg)[:2] == ["envpool", "extra"] and set(engines.registry()) < set(reg)
+        extra = package.get("extra")
+        assert extra.runner == ("extra", "run") and extra.run({})["calls"] > 0
+    finally:
+        for name in [m for m in sys.modules if m == spec.name or m.startswith(spec.name + ".")]:
+            del sys.modules[name]
+
+
+def _imports(path: Path) -> list[tuple[str, int, bool]]:
+    """(module, relative level, at module top level) of every import in a file."""
+    tree = ast.parse(path.read_text())
+    top = {id(n) for n in tree.body}
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(a.name, 0, id(node) in top) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            out.append((node.module or "", node.level, id(node) in top))
+    return out
+
+
+def test_engine_modules_and_worker_load_under_any_interpreter():
+    """worker.py imports nothing from envpool.bench; engine modules import only the standard library,
+    numpy and their own package at top level (libraries inside run/available)."""
+    allowed = set(sys.stdlib_module_names) | {"numpy", "__future__"}
+    for path in [BENCH / "worker.py", *sorted((BENCH / "engines").glob("*.py"))]:
+        for module, level, top in _imports(path):
+            assert not module.startswith("envpool.bench"), (path.name, module)
+            if top and level == 0:
+                assert module.split(".")[0] in allowed, (path.name, module)
+
+
+def test_no_import_cycle():
+    modules = {}
+    for path in BENCH.rglob("*.py"):
+        rel = path.relative_to(BENCH.parent.parent).with_suffix("")
+        name = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        modules[name] = path
+    graph = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        deps = set()
+        for module, level, _ in _imports(path):
+            if level:
+                base = package.rsplit(".", level - 1)[0] if level > 1 else package
+                module = f"{base}.{module}" if module else base
+            for cand in (module, module.rsplit(".", 1)[0]):
+                if cand in modules and cand != name:
+                    deps.add(cand)
+                    break
+        # a submodule's package __init__ always runs first: not an edge of a cycle
+        graph[name] = {d for d in deps if not name.startswith(d + ".")}
+    state: dict[str, int] = {}
+
+    def visit(n, stack):
+        state[n] = 1
+        for d in graph[n]:
+            assert state.get(d) != 1, "import cycle: " + " -> ".join([*stack, n, d])
+            if d not in state:
+                visit(d, [*stack, n])
+        state[n] = 2
+
+    for n in graph:
+        if n not in state:
+            visit(n, [])
+    assert "envpool.bench.cli" not in graph["envpool.bench.report"]
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+
+def _row(engine, status="ok", reason=None, task="T", n=1, b=1, **kw):
+    r = {
+        "task": task,
+        "num_envs": n,
+        "batch_size": b,
+        "mode": "sync" if n == b else "async",
+        "num_threads": 1,
+        "engine": engine,
+        "status": status,
+        "reason": reason,
+        "frame_skip": 4,
+        "errors": [],
+    }
+    if status == "ok":
+        r.update(
+            steps_per_s={"median": 2e6, "min": 1e6, "max": 3e6},
+            frames_per_s={"median": 8e6},
+            us_per_call={"median": 12.5},
+            ratio_to_baseline={"median": 1.0},
+        )
+    r.update(kw)
+    return r
+
+
+def _report(results):
+    return {
         "settings": {"baseline": "envpool", "repeats": 1, "seconds": 0.1, "warmup": 0.0},
-        "machine": {"cpu": "x", "usable_cores": 1, "logical_cores": 1, "python": "3",
-                    "packages": {"numpy": "2"}, "load_average": {"min_1m": 0, "max_1m": 0, "start": None}},
+        "machine": {
+            "cpu": "x",
+            "usable_cores": 1,
+            "logical_cores": 1,
+            "python": "3",
+            "packages": {"numpy": "2"},
+            "load_average": {"min_1m": 0, "max_1m": 0, "start": None},
+        },
         "interpreters": {},
-        "results": [
-            {"task": "T", "num_envs": 1, "batch_size": 1, "num_threads": 1, "engine": "envpool", "status": "ok",
-             "frame_skip": 4, "steps_per_s": {"median": 2e6, "min": 1e6, "max": 3e6},
-             "frames_per_s": {"median": 8e6}, "us_per_call": {"median": 12.5},
-             "ratio_to_baseline": {"median": 1.0}},
-            {"task": "T", "num_envs": 1, "batch_size": 1, "num_threads": 1, "engine": "raw", "status": "n/a",
-             "reason": "no raw ceiling", "frame_skip": 4},
-        ],
-    }  # fmt: skip
-    table = format_table(report)
-    assert "2M" in table and "8M" in table and "12.5" in table and "1.00" in table
-    assert "n/a" in table and "no raw ceiling" in table
+        "results": results,
+    }
 
 
-def test_issue2_throughput_script(tmp_path):
+def test_table_leaves_out_na_rows_and_says_once_why():
+    rep = _report(
+        [
+            _row("envpool"),
+            _row("raw", "n/a", "no raw ceiling"),
+            _row("ale-vector", "n/a", "Atari tasks only"),
+            _row("envpool", task="U"),
+            _row("raw", "n/a", "no raw ceiling", task="U"),
+            _row("gymnasium-sync", task="U", n=4, b=4),
+            _row("gymnasium-sync", "n/a", "no async", task="U", n=4, b=2),
+            _row("ale-vector", "error", "boom", task="U", errors=["RuntimeError: boom"]),
+        ]
+    )
+    text = report.format_table(rep)
+    table = [ln for ln in text.splitlines() if ln.startswith("|")]
+    assert len(table) == 2 + 4  # header, rule, 3 ok rows and the error row
+    assert not any("n/a" in ln for ln in table) and not any(re.search(r"\|\s*raw\s*\|", ln) for ln in table)
+    assert "2M" in text and "8M" in text and "12.5" in text and "1.00" in text
+    assert text.count("Skipped (n/a):") == 1
+    assert "  raw on T, U: no raw ceiling" in text  # one line for both tasks
+    assert "  ale-vector on T: Atari tasks only" in text
+    assert "  gymnasium-sync on U (4 envs batch 2): no async" in text  # only some of U's cases
+    assert "ale-vector on U (1 envs): 1 of 1 round failed: RuntimeError: boom" in text
+
+
+def test_plain_output_has_no_escape_codes_and_terminal_output_is_styled():
+    rep = _report([_row("envpool"), _row("raw", "n/a", "no raw ceiling")])
+    plain = report.format_table(rep)
+    assert ESC not in plain and plain.startswith("| task")  # a Markdown table
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = Terminal()
+    out = report.console(tty)
+    assert out.is_terminal and not report.console(io.StringIO()).is_terminal
+    report.print_report(rep, out)
+    assert ESC in tty.getvalue() and "| task" not in tty.getvalue()
+    with report.Progress(2, stream=Terminal()) as p:  # the rich bar on a terminal
+        p.start("a")
+        p.step("a")
+    assert p.bar is not None and p.done == 1
+    log = io.StringIO()
+    with report.Progress(2, stream=log) as p:  # a line per measurement elsewhere
+        p.step("one")
+    assert log.getvalue() == "[1/2] one\n"
+
+
+def test_narrow_terminal_leaves_columns_out():
+    rep = _report([_row("gymnasium-sync", task="HalfCheetah-v4")])
+    wide = Console(file=io.StringIO(), force_terminal=True, width=200)
+    narrow = Console(file=io.StringIO(), force_terminal=True, width=80)
+    assert report.fitted_table(rep, wide)[1] == []
+    assert report.fitted_table(rep, narrow)[1][:1] == ["(min-max)"]
+
+
+# --- real runs ------------------------------------------------------------------------------------
+
+
+def _check_schema(rep: dict) -> None:
+    assert rep["schema"] == "envpool-bench/1"
+    for key in ("created", "duration_s", "argv", "settings", "machine", "interpreters", "results"):
+        assert key in rep
+    for key in ("tasks", "engines", "baseline", "seconds", "warmup", "repeats", "num_threads", "seed"):
+        assert key in rep["settings"]
+    m = rep["machine"]
+    for key in ("cpu", "logical_cores", "usable_cores", "platform", "python", "executable", "packages", "load_average"):
+        assert key in m
+    assert m["packages"]["numpy"]
+    assert {"start", "end", "min_1m", "max_1m", "mean_1m"} <= set(m["load_average"])
+    for r in rep["results"]:
+        assert set(r) == {
+            "task",
+            "family",
+            "frame_skip",
+            "num_envs",
+            "batch_size",
+            "mode",
+            "num_threads",
+            "engine",
+            "status",
+            "reason",
+            "steps_per_s",
+            "frames_per_s",
+            "us_per_call",
+            "ratio_to_baseline",
+            "setup_s",
+            "versions",
+            "errors",
+        }
+        assert r["status"] in ("ok", "n/a", "error")
+        assert r["mode"] == ("sync" if r["num_envs"] == r["batch_size"] else "async")
+        if r["status"] == "ok":
+            s = r["steps_per_s"]
+            assert 0 < s["min"] <= s["median"] <= s["max"]
+            assert len(s["runs"]) == rep["settings"]["repeats"]
+            assert r["frames_per_s"]["median"] == pytest.approx(s["median"] * r["frame_skip"])
+        else:
+            assert r["reason"]
+
+
+def test_envpool_and_raw_engines_run(tmp_path):
+    """A real short run of the envpool and raw engines (sync and async), piped: plain text."""
+    tasks = [t for t in ("Pong-v5", "HalfCheetah-v4") if _has(t)]
+    if not tasks:
+        pytest.skip("neither Atari nor MuJoCo is built")
+    out_json = tmp_path / "b.json"
+    p = _bench(
+        *tasks,
+        "CartPole-v1",
+        "-n",
+        "1",
+        "4",
+        "-b",
+        "1",
+        "2",
+        "-t",
+        "2",
+        "-e",
+        "envpool",
+        "raw",
+        "--json",
+        str(out_json),
+        "-s",
+        "0.1",
+        "-w",
+        "0.02",
+        "-r",
+        "2",
+    )
+    assert p.returncode == 0, p.stderr
+    assert ESC not in p.stdout and ESC not in p.stderr
+    assert p.stderr.splitlines()[-1].startswith("[") and "round 2/2" in p.stderr  # one line per measurement
+    rep = json.loads(out_json.read_text())
+    _check_schema(rep)
+    rows = {(r["task"], r["num_envs"], r["engine"]): r for r in rep["results"]}
+    for task in tasks:
+        for n in (1, 4):
+            for engine in ("envpool", "raw"):
+                r = rows[(task, n, engine)]
+                assert r["status"] == "ok" and r["steps_per_s"]["median"] > 0 and not r["errors"], r
+                assert r["ratio_to_baseline"]["median"] > 0 and len(r["ratio_to_baseline"]["per_round"]) == 2
+        assert rows[(task, 1, "envpool")]["us_per_call"]["median"] > 0
+        assert rows[(task, 4, "envpool")]["mode"] == "async"
+    assert rows[("CartPole-v1", 1, "raw")]["status"] == "n/a"
+    assert "raw on CartPole-v1: family 'CartPole' has no raw ceiling" in p.stdout
+    table = [ln for ln in p.stdout.splitlines() if ln.startswith("|")]
+    assert not any("CartPole-v1" in ln and "raw" in ln for ln in table)
+
+
+def test_end_to_end_table_json_png(tmp_path):
+    has_mpl = importlib.util.find_spec("matplotlib") is not None  # the bench extra; should be in the test env
+    out_json, out_png = tmp_path / "b.json", tmp_path / "b.png"
+    tasks = ["CartPole-v1"] + [t for t in ("Pong-v5",) if _has(t)]
+    p = _bench(
+        *tasks,
+        "-n",
+        "1",
+        "4",
+        "-b",
+        "1",
+        "2",
+        "-t",
+        "2",
+        "-e",
+        "envpool",
+        "gymnasium-sync",
+        "gymnasium-async",
+        "ale-vector",
+        "--json",
+        str(out_json),
+        *(["--plot", str(out_png)] if has_mpl else []),
+        *TINY,
+    )
+    assert p.returncode == 0, p.stderr
+    assert "steps/s" in p.stdout and "x envpool" in p.stdout and "machine:" in p.stdout
+    assert ESC not in p.stdout
+    assert p.stderr == ""  # --no-progress; no C library chatter from checking that gymnasium can make the envs
+    rep = json.loads(out_json.read_text())
+    _check_schema(rep)
+    rows = {(r["task"], r["num_envs"], r["batch_size"], r["engine"]): r for r in rep["results"]}
+    ours = rows[("CartPole-v1", 1, 1, "envpool")]
+    assert ours["status"] == "ok" and ours["ratio_to_baseline"]["median"] == 1.0
+    assert ours["us_per_call"]["median"] > 0
+    assert rows[("CartPole-v1", 4, 2, "envpool")]["status"] == "ok"  # async
+    assert rows[("CartPole-v1", 1, 1, "gymnasium-sync")]["status"] == "ok"
+    assert rows[("CartPole-v1", 4, 2, "gymnasium-sync")]["status"] == "n/a"  # no async mode
+    assert rows[("CartPole-v1", 1, 1, "gymnasium-async")]["status"] == "ok"
+    if "Pong-v5" in tasks:
+        for engine in ("envpool", "gymnasium-sync", "ale-vector"):
+            r = rows[("Pong-v5", 1, 1, engine)]
+            assert r["frame_skip"] == 4 and r["status"] == "ok", r
+        assert rows[("Pong-v5", 4, 2, "ale-vector")]["status"] == "ok"
+    if not has_mpl:
+        pytest.skip("matplotlib missing: table and JSON checked, PNG not")
+    assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_unavailable_engine_is_reported_not_fatal(tmp_path):
+    out_json = tmp_path / "b.json"
+    p = _bench(
+        "CartPole-v1",
+        "-n",
+        "2",
+        "-e",
+        "envpool",
+        "ale-vector",
+        "--python",
+        "/nonexistent/python",
+        "--json",
+        str(out_json),
+        *TINY,
+    )
+    assert p.returncode == 0, p.stderr
+    assert "ale-vector on CartPole-v1: Atari tasks only" in p.stdout
+    assert "python:/nonexistent/python on CartPole-v1: no executable interpreter" in p.stdout
+    rep = json.loads(out_json.read_text())
+    _check_schema(rep)
+    status = {r["engine"]: r["status"] for r in rep["results"]}
+    assert status == {"envpool": "ok", "ale-vector": "n/a", "python:/nonexistent/python": "n/a"}
+
+
+def test_other_interpreter_runs_the_standalone_worker(tmp_path):
+    """--python runs worker.py by path; here with our own interpreter as the 'other' one."""
+    out_json = tmp_path / "b.json"
+    p = _bench("CartPole-v1", "-n", "2", "-e", "envpool", "--python", sys.executable, "--json", str(out_json), *TINY)
+    assert p.returncode == 0, p.stderr
+    rep = json.loads(out_json.read_text())
+    other = [r for r in rep["results"] if r["engine"] == f"python:{sys.executable}"]
+    assert other and other[0]["status"] == "ok", other
+    assert other[0]["ratio_to_baseline"]["median"] > 0
+    assert rep["interpreters"][f"python:{sys.executable}"]["envpool"]
+
+
+# --- presets ----------------------------------------------------------------------------------------
+
+
+def test_throughput_preset(tmp_path):
     """benchmarks/throughput.py (an envpool-bench preset); its own interpreter as the 'other' one."""
     out_json = tmp_path / "t.json"
     p = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "throughput.py"), "--seconds", "0.05", "--warmup", "0",
-         "--repeats", "1", "--python", sys.executable, "--json", str(out_json)],
-        capture_output=True, text=True, timeout=60, env=dict(os.environ),
-    )  # fmt: skip
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "throughput.py"),
+            "--seconds",
+            "0.05",
+            "--warmup",
+            "0",
+            "--repeats",
+            "1",
+            "--python",
+            sys.executable,
+            "--json",
+            str(out_json),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ),
+    )
     assert p.returncode == 0, p.stderr
     assert "x envpool" in p.stdout
     results = json.loads(out_json.read_text())["results"]
     assert [(r["num_envs"], r["batch_size"], r["mode"]) for r in results[::2]] == [
-        (8, 8, "sync"), (64, 64, "sync"), (256, 128, "async"), (1, 1, "sync")]  # fmt: skip
+        (8, 8, "sync"),
+        (64, 64, "sync"),
+        (256, 128, "async"),
+        (1, 1, "sync"),
+    ]
     assert len(results) == 8 and all(r["steps_per_s"] and not r["errors"] for r in results), results
     latency = [r for r in results if r["num_envs"] == 1]
     assert all(r["us_per_call"] and r["num_threads"] == 1 for r in latency)
+
+
+def test_atari_throughput_preset(tmp_path):
+    """benchmarks/atari_throughput.py: envpool against the raw ceiling, ratios relative to raw."""
+    if not _has("Pong-v5"):
+        pytest.skip("Atari is not built")
+    out_json = tmp_path / "a.json"
+    p = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "atari_throughput.py"),
+            "--num-envs",
+            "2",
+            "--seconds",
+            "0.1",
+            "--warmup",
+            "0",
+            "--rounds",
+            "1",
+            "--json",
+            str(out_json),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ),
+    )
+    assert p.returncode == 0, p.stderr
+    assert "x raw" in p.stdout
+    rep = json.loads(out_json.read_text())
+    assert rep["settings"]["baseline"] == "raw" and rep["settings"]["engines"] == ["envpool", "raw"]
+    ratio = {r["engine"]: r["ratio_to_baseline"]["median"] for r in rep["results"]}
+    assert ratio["raw"] == 1.0 and ratio["envpool"] > 0
+
+
+def test_multi_task_pool_runs_in_the_envpool_engine(tmp_path):
+    """A "+"-joined task is one multi-task pool (Atari games with the full action set)."""
+    if "Atari" not in _envpool_families():
+        pytest.skip("Atari family not built")
+    from envpool.bench import main
+
+    out = tmp_path / "multi.json"
+    rc = main(
+        [
+            "Pong-v5+Breakout-v5",
+            "-n",
+            "4",
+            "4",
+            "-b",
+            "4",
+            "2",
+            "-t",
+            "2",
+            "-s",
+            "0.2",
+            "-w",
+            "0.05",
+            "-r",
+            "1",
+            "-e",
+            "envpool",
+            "raw",
+            "--no-progress",
+            "--json",
+            str(out),
+        ]
+    )
+    assert rc == 0
+    import json
+
+    rows = json.loads(out.read_text())["results"]
+    ran = [r for r in rows if r["engine"] == "envpool"]
+    assert len(ran) == 2 and all(r["status"] == "ok" and r["steps_per_s"]["median"] > 0 for r in ran), ran
+    assert all("multi-task" in (r["reason"] or "") for r in rows if r["engine"] == "raw")
+
+
+def _envpool_families():
+    from envpool import _envpool
+
+    return _envpool.families()
+
+
+@pytest.mark.slow
+def test_multitask_atari_preset(tmp_path):
+    """benchmarks/multitask_atari.py: 8 games x 8 envs, sync and async (batch 16)."""
+    if not _has("Pong-v5"):
+        pytest.skip("Atari is not built")
+    out_json = tmp_path / "m.json"
+    p = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "multitask_atari.py"),
+            "--seconds",
+            "0.2",
+            "--warmup",
+            "0",
+            "--repeats",
+            "1",
+            "--json",
+            str(out_json),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ),
+    )
+    assert p.returncode == 0, p.stderr
+    rows = json.loads(out_json.read_text())["results"]
+    assert sorted(r["batch_size"] for r in rows) == [16, 64] and all(r["status"] == "ok" for r in rows)
+    assert all(r["task"].count("+") == 7 for r in rows)

@@ -102,3 +102,20 @@ def test_a_short_video(tmp_path) -> None:
     imageio.mimsave(path, frames)
     back = np.asarray(imageio.mimread(path))
     assert back.shape[0] == 10 and back.shape[1:3] == (210, 320)
+
+
+def test_gymnasium_vector_record_video(tmp_path) -> None:
+    """gymnasium's own vector RecordVideo wraps a pool that renders every env."""
+    pytest.importorskip("moviepy")
+    from gymnasium.wrappers.vector import RecordVideo
+
+    envs = envpool.make(
+        "CartPole-v1", env_type="gymnasium", num_envs=2, render_mode="rgb_array", render_env_ids=range(2)
+    )
+    envs = RecordVideo(envs, str(tmp_path), episode_trigger=lambda e: True, video_length=5)
+    envs.reset(seed=0)
+    for _ in range(6):
+        envs.step(np.zeros(2, np.int64))
+    envs.close()
+    videos = list(tmp_path.glob("*.mp4"))
+    assert videos and videos[0].stat().st_size > 0

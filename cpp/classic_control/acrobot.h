@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 
+#include "cpp/classic_control/render.h"
 #include "cpp/classic_control/state_env.h"
 
 namespace envpool::classic_control {
@@ -31,6 +33,40 @@ class Acrobot : public StateEnv<4> {
     // gymnasium draws float64 and stores float32.
     for (double& v : s_) v = static_cast<float>(Uniform(-0.1, 0.1));
     Write(out);
+  }
+
+  std::array<int, 2> RenderSize() const override { return {kScreenDim, kScreenDim}; }
+  void Render(uint8_t* rgb) override { Draw(s_, rgb); }
+
+  // What gymnasium's AcrobotEnv.render() draws for this state (rgb_array).
+  // (Just after a reset gymnasium's state is float32 and it computes the
+  // link positions in float32; here they are float64 of the same values,
+  // which moves them by about 1e-5 pixel.)
+  static constexpr int kScreenDim = 500;
+  static void Draw(const std::array<double, 4>& s, uint8_t* rgb) {
+    constexpr double kLinkLength1 = 1.0, kLinkLength2 = 1.0;
+    Canvas cv(rgb, kScreenDim, kScreenDim);
+    cv.Fill({255, 255, 255});
+    const double bound = kLinkLength1 + kLinkLength2 + 0.2, scale = kScreenDim / (bound * 2);
+    const double offset = kScreenDim / 2.0;
+    const double p1[2] = {-kLinkLength1 * std::cos(s[0]) * scale, kLinkLength1 * std::sin(s[0]) * scale};
+    const Vec2 xys[2] = {{0, 0}, {p1[1], p1[0]}};
+    const double thetas[2] = {s[0] - M_PI / 2, s[0] + s[1] - M_PI / 2};
+    const double link_lengths[2] = {kLinkLength1 * scale, kLinkLength2 * scale};
+    // pygame.draw.line from (-2.2 scale + offset, scale + offset) to (2.2 scale + offset, ...).
+    const int line_y = PyInt(1 * scale + offset);
+    cv.Line(PyInt(-2.2 * scale + offset), line_y, PyInt(2.2 * scale + offset), line_y, {0, 0, 0});
+    for (int i = 0; i < 2; ++i) {
+      const double x = xys[i].x + offset, y = xys[i].y + offset;
+      const double l = 0, r = link_lengths[i], t = 0.1 * scale, b = -0.1 * scale;
+      Vec2 link[4] = {{l, b}, {l, t}, {r, t}, {r, b}};
+      for (Vec2& c : link) {
+        c = RotateRad(c, thetas[i]);
+        c = {c.x + x, c.y + y};
+      }
+      cv.Polygon(link, 4, {0, 204, 204});
+      cv.Disc(GfxInt(x), GfxInt(y), GfxInt(0.1 * scale), {204, 204, 0});
+    }
   }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {

@@ -2,7 +2,11 @@
 #ifndef ENVPOOL_CLASSIC_CONTROL_CARTPOLE_H_
 #define ENVPOOL_CLASSIC_CONTROL_CARTPOLE_H_
 
+#include <array>
 #include <cmath>
+#include <cstdint>
+
+#include "cpp/classic_control/render.h"
 #include "cpp/classic_control/state_env.h"
 
 namespace envpool::classic_control {
@@ -32,6 +36,34 @@ class CartPole : public StateEnv<4> {
   void Reset(const StateRow& out) override {
     for (double& v : s_) v = Uniform(-0.05, 0.05);
     Write(out);
+  }
+
+  std::array<int, 2> RenderSize() const override { return {kScreenHeight, kScreenWidth}; }
+  void Render(uint8_t* rgb) override { Draw(s_, rgb); }
+
+  // What gymnasium's CartPoleEnv.render() draws for this state (rgb_array).
+  static constexpr int kScreenWidth = 600, kScreenHeight = 400;
+  static void Draw(const std::array<double, 4>& s, uint8_t* rgb) {
+    Canvas cv(rgb, kScreenWidth, kScreenHeight);
+    cv.Fill({255, 255, 255});
+    const double world_width = kXThreshold * 2, scale = kScreenWidth / world_width;
+    const double polewidth = 10.0, polelen = scale * (2 * kLength), cartwidth = 50.0, cartheight = 30.0;
+    double l = -cartwidth / 2, r = cartwidth / 2, t = cartheight / 2, b = -cartheight / 2;
+    const double axleoffset = cartheight / 4.0;
+    const double cartx = s[0] * scale + kScreenWidth / 2.0;  // middle of the cart
+    const double carty = 100;                                // top of the cart
+    Vec2 cart[4] = {{l, b}, {l, t}, {r, t}, {r, b}};
+    for (Vec2& c : cart) c = {c.x + cartx, c.y + carty};
+    cv.Polygon(cart, 4, {0, 0, 0});
+    l = -polewidth / 2, r = polewidth / 2, t = polelen - polewidth / 2, b = -polewidth / 2;
+    Vec2 pole[4] = {{l, b}, {l, t}, {r, t}, {r, b}};
+    for (Vec2& c : pole) {
+      c = RotateRad(c, -s[2]);
+      c = {c.x + cartx, c.y + carty + axleoffset};
+    }
+    cv.Polygon(pole, 4, {202, 152, 101});
+    cv.Disc(GfxInt(cartx), GfxInt(carty + axleoffset), GfxInt(polewidth / 2), {129, 132, 203});
+    cv.HLine(0, kScreenWidth, static_cast<int>(carty), {0, 0, 0});
   }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {

@@ -1,26 +1,29 @@
 """envpool-bench: throughput of EnvPool against other ways of stepping envs.
 
 Run ``envpool-bench`` (or ``python -m envpool.bench``) with no arguments for a
-short default comparison (about a minute: CartPole-v1, plus Pong-v5 when the
-Atari family is built) and a table in the terminal. For example::
+short default comparison (a minute or two on 2 cores: CartPole-v1, plus Pong-v5
+and HalfCheetah-v4 when the Atari and MuJoCo families are built, with the
+engines marked * in ``--help``) and a table in the terminal. For example::
 
     envpool-bench CartPole-v1 Pong-v5 -n 8 64 -t 2 --python /path/to/other/venv/bin/python \\
         --json out.json --plot out.png
+    envpool-bench -n 8 64 CartPole-v1                # task ids may follow the numbers
     envpool-bench CartPole-v1 -n 256 -b 128          # async: batch_size < num_envs
 
 Engines
-    ``envpool``          this EnvPool (gym interface: step, or send/recv when async)
-    ``gymnasium-sync``   gymnasium.vector.SyncVectorEnv over gymnasium's own env
-    ``gymnasium-async``  gymnasium.vector.AsyncVectorEnv (one process per env)
-    ``ale-vector``       ale_py.vector_env.AtariVectorEnv (Atari tasks only)
-    ``raw``              envpool._envpool.raw_ceiling: bare emulators/simulators in
-                         a C++ loop, one per thread, no engine (families that have one)
-    ``python:PATH``      the ``envpool`` imported by another interpreter (``--python``)
+    One ``Engine`` definition each, one file each in ``envpool/bench/engines/``
+    (``envpool``, ``gymnasium-sync``, ``gymnasium-async``, ``ale-vector``,
+    ``raw``, ``python:PATH``); ``envpool-bench --help`` lists them from that
+    registry, and the package's docstring says how to add one.
 
-For Atari, the gymnasium engines use ``gymnasium.make("ALE/<Game>-v5",
-frameskip=1, repeat_action_probability=0.0)`` + ``AtariPreprocessing(noop_max,
-frame_skip=4, screen_size=84)`` + ``FrameStackObservation(4)``, and ale-vector
-gets our task's options (frame skip, stack, noop_max, ...).
+Modules
+    ``cli``      arguments (argparse) -> ``plan.make_plan`` -> ``runner.run`` -> ``report``
+    ``plan``     tasks (family facts from ``_envpool.families()``), cases, engines, who runs what
+    ``engines``  one ``Engine`` per engine: availability (and why not), one measurement
+    ``runner``   one subprocess per measurement (``worker.py``), interleaved rounds, the report dict
+    ``report``   the table and progress (rich), the JSON file, the plot
+    ``worker``   the subprocess: standalone, loads ``engines/`` by path
+    ``stats``, ``machine``: medians and per-round ratios; CPU, cores, load, versions
 
 Method
     Every measurement runs in its own subprocess (``worker.py``, run by path:
@@ -34,8 +37,11 @@ Method
     frame_skip), the per-call latency (µs per step() call, num_envs=1 rows),
     and the ratio to ``--baseline``: the ratio is taken within each round,
     then the median over rounds. An engine that cannot run a case (not
-    installed, not applicable to the task, no async mode) is shown as n/a; a
-    bad argument is a one-line error with exit code 2.
+    installed, not applicable to the task, no async mode) is n/a: it gets no
+    row in the table, and one line below the table names the engine, the tasks
+    and the reason (the JSON keeps its ``"status": "n/a"`` results). A bad
+    argument is a one-line error with exit code 2. Output that is not a terminal
+    is plain text (a Markdown table, no escape codes).
 
 JSON schema (``--json PATH``), ``"schema": "envpool-bench/1"``::
 
@@ -79,6 +85,10 @@ JSON schema (``--json PATH``), ``"schema": "envpool-bench/1"``::
 from __future__ import annotations
 
 
+class UsageError(Exception):
+    """A bad argument: reported as one line, exit code 2."""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``envpool-bench`` console script; returns the exit code."""
     from envpool.bench.cli import main as _main
@@ -86,4 +96,4 @@ def main(argv: list[str] | None = None) -> int:
     return _main(argv)
 
 
-__all__ = ["main"]
+__all__ = ["UsageError", "main"]

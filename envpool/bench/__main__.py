@@ -2,6 +2,6 @@
 
 import sys
 
-from envpool.bench.cli import main
+from envpool.bench import main
 
 sys.exit(main())

@@ -22,7 +22,7 @@ def round_ratios(values: Sequence[float | None], baseline: Sequence[float | None
     """
     if len(values) != len(baseline):
         raise ValueError(f"{len(values)} rounds against {len(baseline)} baseline rounds")
-    return [v / b for v, b in zip(values, baseline) if v is not None and b is not None and b > 0]
+    return [v / b for v, b in zip(values, baseline, strict=True) if v is not None and b is not None and b > 0]
 
 
 def ratio_summary(values: Sequence[float | None], baseline: Sequence[float | None]) -> dict | None:

@@ -1,268 +1,58 @@
 """One throughput measurement, run in its own process.
 
-This file is standalone on purpose: it is run *as a script, by path*, under
-any Python interpreter (ours, or another venv's via ``envpool-bench --python``)
-and imports nothing from ``envpool.bench``. The ``envpool`` engine uses only
-numpy and EnvPool's public API (``make``, ``make_spec``, ``reset``, ``step``,
-``async_reset``, ``send``, ``recv``), so it measures whichever ``envpool`` the
-interpreter imports, ours or the published one. The other engines import what
-they need lazily (gymnasium, ale_py, ``envpool._envpool``) and are only ever
-run under our own interpreter.
+Run *as a script, by path*, under any Python interpreter (ours, or another
+venv's via ``envpool-bench --python``)::
 
-Usage::
+    python worker.py '{"engine": "envpool", "runner": ["envpool_api", "run"], "task": "CartPole-v1",
+                       "num_envs": 8, "batch_size": 8, "num_threads": 2, "seconds": 1.0, "warmup": 0.3, "seed": 0}'
 
-    python worker.py '{"engine": "envpool", "task": "CartPole-v1", "num_envs": 8,
-                       "batch_size": 8, "num_threads": 2, "seconds": 1.0,
-                       "warmup": 0.3, "seed": 0}'
+It imports nothing from ``envpool.bench``: it loads the ``engines`` folder next
+to it by path (under a private package name), imports the engine's module and
+calls its ``run(spec)`` (``spec["runner"]`` = [module, function], from
+``Engine.runner``). Engine modules import their libraries lazily, so under
+another interpreter only that interpreter's ``envpool`` (and numpy) is used.
 
 The result is printed as the last stdout line, prefixed with ``RESULT_TAG``:
-``{"steps": int, "calls": int, "elapsed": float, "steps_per_s": float,
-"us_per_call": float, "versions": {...}}``, or ``{"error": str,
-"unavailable": bool}`` when the measurement could not be made.
-
-Process startup, imports, env construction, reset and action generation all
-happen before the warm-up and are never timed. Actions are generated up front
-(a ring of ``NUM_ACTION_BATCHES`` random batches from the action space).
+the engine's dict plus ``"versions"``, or ``{"error": str, "unavailable":
+bool}`` when the measurement could not be made.
 """
 
 from __future__ import annotations
 
-import json
-import platform
-import sys
 import time
 
-import numpy as np
+T0 = time.perf_counter()  # ~process start: setup_s is measured from here
 
-_T0 = time.perf_counter()  # ~process start: setup_s is measured from here
+import importlib  # noqa: E402
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
 RESULT_TAG = "@@envpool-bench-result@@ "
-NUM_ACTION_BATCHES = 64
+ENGINES_DIR = Path(__file__).resolve().with_name("engines")
+PACKAGE = "_envpool_bench_engines"
 
 
-class Unavailable(Exception):
-    """The engine cannot run this task/case (reported as n/a, not a failure)."""
-
-
-# --- action generation -------------------------------------------------------
-
-
-def _space_batches(space, batch: int, rng: np.random.Generator) -> list:
-    """``NUM_ACTION_BATCHES`` random action batches of ``batch`` actions."""
-    if hasattr(space, "n"):  # Discrete (gym or gymnasium)
-        start = int(getattr(space, "start", 0))
-        return [
-            rng.integers(start, start + int(space.n), size=batch).astype(np.int32)
-            for _ in range(NUM_ACTION_BATCHES)
-        ]
-    if hasattr(space, "low") and hasattr(space, "high"):  # Box
-        low = np.broadcast_to(np.asarray(space.low, dtype=np.float64), space.shape)
-        high = np.broadcast_to(np.asarray(space.high, dtype=np.float64), space.shape)
-        low = np.where(np.isfinite(low), low, -1.0)
-        high = np.where(np.isfinite(high), high, 1.0)
-        dtype = getattr(space, "dtype", np.float32) or np.float32
-        return [
-            rng.uniform(low, high, size=(batch, *space.shape)).astype(dtype)
-            for _ in range(NUM_ACTION_BATCHES)
-        ]
-    raise Unavailable(f"unsupported action space {space!r}")
-
-
-# --- timing loops --------------------------------------------------------------
-
-
-def _time_loop(call, steps_per_call: int, warmup: float, seconds: float) -> dict:
-    """Call ``call(i)`` repeatedly: ``warmup`` s untimed, then ``seconds`` s timed."""
-    clock = time.perf_counter
-    setup = clock() - _T0
-    i = 0
-    end = clock() + warmup
-    while clock() < end:
-        call(i)
-        i += 1
-    calls = 0
-    start = clock()
-    end = start + seconds
-    now = start
-    while now < end:
-        call(i)
-        i += 1
-        calls += 1
-        now = clock()
-    elapsed = now - start
-    steps = calls * steps_per_call
-    return {
-        "steps": steps,
-        "calls": calls,
-        "elapsed": elapsed,
-        "steps_per_s": steps / elapsed if elapsed > 0 else 0.0,
-        "us_per_call": 1e6 * elapsed / calls if calls else None,
-        "setup_s": setup,
-    }
-
-
-def _env_ids(result) -> np.ndarray:
-    """``info["env_id"]`` of a gym-style 4- or 5-tuple (or a dm TimeStep)."""
-    info = result[-1]
-    if isinstance(info, dict):
-        return info["env_id"]
-    return result.observation.env_id  # dm_env TimeStep
-
-
-# --- engines -------------------------------------------------------------------
-
-
-def _run_envpool(spec: dict) -> dict:
-    """EnvPool (whichever one this interpreter imports), public API only."""
-    import envpool
-
-    task, n, b = spec["task"], spec["num_envs"], spec["batch_size"]
-    try:
-        registered = task in envpool.list_all_envs()
-    except Exception:  # very old versions
-        registered = True
-    if not registered:
-        raise Unavailable(f"task {task!r} is not registered in this envpool")
-    env = envpool.make(
-        task,
-        env_type="gym",
-        num_envs=n,
-        batch_size=b,
-        num_threads=spec["num_threads"],
-        seed=spec["seed"],
-    )
-    rng = np.random.default_rng(spec["seed"])
-    acts = _space_batches(envpool.make_spec(task).action_space, b, rng)
-    k = len(acts)
-    if b == n:  # sync: step() returns the whole batch
-        env.reset()
-        step = env.step
-
-        def call(i: int) -> None:
-            step(acts[i % k])
-
-    else:  # async: recv() the first b finished envs, send their actions
-        env.async_reset()
-        send, recv = env.send, env.recv
-
-        def call(i: int) -> None:
-            send(acts[i % k], _env_ids(recv()))
-
-    out = _time_loop(call, b, spec["warmup"], spec["seconds"])
-    close = getattr(env, "close", None)
-    if close is not None:
-        try:
-            close()
-        except Exception:
-            pass
-    return out
-
-
-def _gymnasium_env_fn(spec: dict):
-    import gymnasium
-
-    gym_id = spec["gym_id"]
-    if spec.get("kind") == "atari":
-        import ale_py
-
-        gymnasium.register_envs(ale_py)
-        opts = spec.get("atari", {})
-
-        def make():
-            env = gymnasium.make(gym_id, frameskip=1, repeat_action_probability=0.0)
-            env = gymnasium.wrappers.AtariPreprocessing(
-                env, noop_max=opts.get("noop_max", 30), frame_skip=opts.get("frame_skip", 4), screen_size=84
-            )
-            return gymnasium.wrappers.FrameStackObservation(env, opts.get("stack_num", 4))
-
-        return make
-    return lambda: gymnasium.make(gym_id)
-
-
-def _run_gymnasium(spec: dict, asynchronous: bool) -> dict:
-    import gymnasium
-
-    n, b = spec["num_envs"], spec["batch_size"]
-    if b != n:
-        raise Unavailable("gymnasium vector envs have no async (batch_size < num_envs) mode")
-    fns = [_gymnasium_env_fn(spec)] * n
-    cls = gymnasium.vector.AsyncVectorEnv if asynchronous else gymnasium.vector.SyncVectorEnv
-    env = cls(fns)
-    try:
-        rng = np.random.default_rng(spec["seed"])
-        acts = _space_batches(env.single_action_space, n, rng)
-        if hasattr(env.single_action_space, "n"):
-            acts = [a.astype(np.int64) for a in acts]
-        k = len(acts)
-        env.reset(seed=spec["seed"])
-        step = env.step
-        return _time_loop(lambda i: step(acts[i % k]), n, spec["warmup"], spec["seconds"])
-    finally:
-        env.close()
-
-
-def _run_ale_vector(spec: dict) -> dict:
-    from ale_py.vector_env import AtariVectorEnv
-
-    n, b = spec["num_envs"], spec["batch_size"]
-    opts = dict(spec.get("atari", {}))
-    game = opts.pop("game")
-    env = AtariVectorEnv(game, n, batch_size=b, num_threads=spec["num_threads"], **opts)
-    try:
-        rng = np.random.default_rng(spec["seed"])
-        acts = _space_batches(env.single_action_space, b, rng)
-        k = len(acts)
-        env.reset(seed=spec["seed"])
-        if b == n:
-            step = env.step
-            call = lambda i: step(acts[i % k])  # noqa: E731
-        else:
-            send, recv = env.send, env.recv
-            # ALE's pool hands out the first b finished envs like EnvPool;
-            # send() goes to the envs of the last recv()/reset().
-            def call(i: int) -> None:
-                send(acts[i % k])
-                recv()
-
-        return _time_loop(call, b, spec["warmup"], spec["seconds"])
-    finally:
-        close = getattr(env, "close", None)
-        if close is not None:
-            close()
-
-
-def _run_raw(spec: dict) -> dict:
-    """The C++ ceiling: bare emulators/simulators, one per thread, no engine."""
-    from envpool import _envpool
-
-    family, config, threads = spec["family"], spec["config"], spec["num_threads"]
-    try:
-        if spec["warmup"] > 0:
-            _envpool.raw_ceiling(family, config, threads, spec["warmup"])
-        sps = _envpool.raw_ceiling(family, config, threads, spec["seconds"])
-    except ValueError as e:
-        raise Unavailable(str(e)) from None
-    return {
-        "steps": int(sps * spec["seconds"]),
-        "calls": None,
-        "elapsed": spec["seconds"],
-        "steps_per_s": float(sps),
-        "us_per_call": None,
-    }
-
-
-ENGINES = {
-    "envpool": _run_envpool,
-    "gymnasium-sync": lambda s: _run_gymnasium(s, asynchronous=False),
-    "gymnasium-async": lambda s: _run_gymnasium(s, asynchronous=True),
-    "ale-vector": _run_ale_vector,
-    "raw": _run_raw,
-}
+def load(module: str):
+    """``engines/<module>.py``, imported as ``PACKAGE.<module>`` (relative imports work)."""
+    if PACKAGE not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            PACKAGE, ENGINES_DIR / "__init__.py", submodule_search_locations=[str(ENGINES_DIR)]
+        )
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[PACKAGE] = package
+        spec.loader.exec_module(package)
+    return importlib.import_module(f"{PACKAGE}.{module}")
 
 
 def versions() -> dict:
     """Versions of the interpreter and of what the measurement imported."""
+    import numpy as np
+
     out = {"python": platform.python_version(), "numpy": np.__version__, "executable": sys.executable}
-    for name in ("envpool", "gymnasium", "ale_py", "mujoco"):
+    for name in ("envpool", "gymnasium", "ale_py", "mujoco", "jax"):
         mod = sys.modules.get(name)
         if mod is not None:
             out[name] = getattr(mod, "__version__", "?")
@@ -271,9 +61,12 @@ def versions() -> dict:
 
 def run(spec: dict) -> dict:
     """Run one measurement; never raises (errors become ``{"error": ...}``)."""
+    common = load("_common")
+    common.T0 = T0
     try:
-        out = ENGINES[spec["engine"]](spec)
-    except Unavailable as e:
+        module, function = spec["runner"]
+        out = getattr(load(module), function)(spec)
+    except common.Unavailable as e:
         out = {"error": str(e), "unavailable": True}
     except ImportError as e:  # an optional dependency of the engine is missing
         out = {"error": f"{type(e).__name__}: {e}", "unavailable": True}

@@ -1,0 +1,142 @@
+"""``gymnasium-sync`` / ``gymnasium-async``: gymnasium's vector envs over gymnasium's own env.
+
+For Atari tasks the env is ``gymnasium.make("ALE/<Game>-v5", frameskip=1,
+repeat_action_probability=0.0)`` + ``AtariPreprocessing(noop_max, frame_skip,
+screen_size=84)`` + ``FrameStackObservation(stack_num)`` with our task's
+options; other tasks use gymnasium's env of the same id. Sync steps every env
+in this process; async runs one process per env. Neither has a
+batch_size < num_envs mode.
+"""
+
+from __future__ import annotations
+
+from . import Engine, _common
+
+
+def gym_id(task_id: str, kind: str | None) -> str:
+    """gymnasium's id for our task: ``Pong-v5`` -> ``ALE/Pong-v5``; others unchanged."""
+    if kind == "atari":
+        return "ALE/" + task_id.rsplit("-", 1)[0] + "-v5"
+    return task_id
+
+
+_IDS: set[str] | None = None
+
+
+def _gymnasium_ids() -> set[str]:
+    global _IDS
+    if _IDS is None:
+        import gymnasium
+
+        if _common.has_module("ale_py"):
+            try:
+                import ale_py
+
+                gymnasium.register_envs(ale_py)
+            except Exception:
+                pass
+        _IDS = set(gymnasium.registry)
+    return _IDS
+
+
+_MADE: dict[str, str | None] = {}
+
+
+def _make_reason(gid: str) -> str | None:
+    """None if ``gymnasium.make(gid)`` works here (tried once per id), else why not (e.g. gymnasium's
+    -v2/-v3 MuJoCo ids, which need the unmaintained mujoco-py)."""
+    if gid not in _MADE:
+        import warnings
+
+        import gymnasium
+
+        try:
+            with warnings.catch_warnings(), _common.quiet_stderr():
+                warnings.simplefilter("ignore")
+                gymnasium.make(gid).close()
+            _MADE[gid] = None
+        except Exception as e:  # noqa: BLE001
+            msg = " ".join(str(e).split())
+            _MADE[gid] = f"gymnasium.make({gid!r}) fails: {type(e).__name__}: {msg[:160]}"
+    return _MADE[gid]
+
+
+def available(task, case) -> str | None:
+    reason = _common.registered(task) or _common.single_task(task) or _common.missing("gymnasium")
+    if reason:
+        return reason
+    if task.kind == "atari":
+        reason = _common.missing("ale_py", "cv2", purpose="gymnasium's Atari envs and AtariPreprocessing")
+    elif task.kind == "mujoco":
+        reason = _common.missing("mujoco", "imageio", purpose="gymnasium's MuJoCo envs")
+    if reason:
+        return reason
+    if case.mode == "async":
+        return "no batch_size < num_envs mode"
+    gid = gym_id(task.task_id, task.kind)
+    if gid not in _gymnasium_ids():
+        return f"{gid} not in gymnasium's registry"
+    return _make_reason(gid)
+
+
+def _env_fn(spec: dict):
+    import gymnasium
+
+    gid = gym_id(spec["task"], spec.get("kind"))
+    if spec.get("kind") != "atari":
+        return lambda: gymnasium.make(gid)
+    import ale_py
+
+    gymnasium.register_envs(ale_py)
+    c = spec.get("full_config", {})
+
+    def make():
+        env = gymnasium.make(gid, frameskip=1, repeat_action_probability=0.0)
+        env = gymnasium.wrappers.AtariPreprocessing(
+            env, noop_max=int(c.get("noop_max", 30)), frame_skip=int(c.get("frame_skip", 4)), screen_size=84
+        )
+        return gymnasium.wrappers.FrameStackObservation(env, int(c.get("stack_num", 4)))
+
+    return make
+
+
+def _run(spec: dict, asynchronous: bool) -> dict:
+    import gymnasium
+    import numpy as np
+
+    n, b = spec["num_envs"], spec["batch_size"]
+    if b != n:
+        raise _common.Unavailable("no batch_size < num_envs mode")
+    cls = gymnasium.vector.AsyncVectorEnv if asynchronous else gymnasium.vector.SyncVectorEnv
+    env = cls([_env_fn(spec)] * n)
+    try:
+        acts = _common.action_batches(env.single_action_space, n, spec["seed"])
+        if hasattr(env.single_action_space, "n"):
+            acts = [a.astype(np.int64) for a in acts]
+        k = len(acts)
+        env.reset(seed=spec["seed"])
+        step = env.step
+        return _common.time_loop(lambda i: step(acts[i % k]), n, spec["warmup"], spec["seconds"])
+    finally:
+        env.close()
+
+
+def run_sync(spec: dict) -> dict:
+    return _run(spec, asynchronous=False)
+
+
+def run_async(spec: dict) -> dict:
+    return _run(spec, asynchronous=True)
+
+
+ENGINES = (
+    Engine(
+        "gymnasium-sync",
+        "gymnasium.vector.SyncVectorEnv over gymnasium's own env (Atari: + AtariPreprocessing)",
+        run_sync,
+        available,
+        default=True,
+        order=10,
+    ),
+    Engine("gymnasium-async", "gymnasium.vector.AsyncVectorEnv: one process per env", run_async, available, order=11),
+)
