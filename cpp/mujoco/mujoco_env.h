@@ -17,6 +17,13 @@
 //   assets_dir    gymnasium's assets folder; set by envpool/tasks/mujoco.py.
 //   expose_state  when true, info "qpos0"/"qvel0" hold the episode's initial
 //                 qpos/qvel (after reset noise) on every step of the episode.
+//   width, height, camera_id, camera_name, default_camera_config
+//                 gymnasium's MujocoEnv rendering keywords (render.h); the
+//                 camera config as CameraConfig text. Also v4 keys here.
+//   from_pixels, img_height, img_width, state_in_info
+//                 pixel observations: obs is the (3, img_height, img_width)
+//                 uint8 frame of that camera; state_in_info keeps the state
+//                 observation as info "state".
 #ifndef ENVPOOL_MUJOCO_MUJOCO_ENV_H_
 #define ENVPOOL_MUJOCO_MUJOCO_ENV_H_
 

@@ -8,6 +8,11 @@ a path starting with ``/``, ``.`` or ``~``, like gymnasium.
 Extra option: ``expose_state=True`` adds ``info["qpos0"]``/``info["qvel0"]``,
 the episode's initial state after the reset noise (for replaying an episode
 in gymnasium with ``env.unwrapped.set_state``).
+
+Rendering (``render_mode="rgb_array"``) takes gymnasium's ``width``, ``height``,
+``camera_id``, ``camera_name`` and ``default_camera_config``; ``from_pixels=True``
+(with ``img_height``, ``img_width``, ``state_in_info``) makes the observation the
+frame. See the README's Rendering section.
 """
 
 from __future__ import annotations
