@@ -107,14 +107,15 @@ _CAMERA_INT_KEYS = ("type", "fixedcamid", "trackbodyid", "orthographic")
 
 def _camera_keys(merged: dict[str, Any]) -> None:
     """MuJoCo's render keys in the engine's terms: gymnasium's None for camera_id /
-    camera_name / default_camera_config is -1 / "" / "", and a default_camera_config
-    dict (mjvCamera attribute -> value) becomes the engine's text, "key=value;...",
-    with lookat's three numbers comma separated."""
+    camera_name / default_camera_config / visual_options is -1 / "" / "" / "", a
+    default_camera_config dict (mjvCamera attribute -> value) becomes the engine's text,
+    "key=value;...", with lookat's three numbers comma separated, and a visual_options
+    dict (mjtVisFlag -> bool) "flag=0|1;..."."""
     if "camera_id" in merged and merged["camera_id"] is None:
         merged["camera_id"] = -1
     if "camera_name" in merged and merged["camera_name"] is None:
         merged["camera_name"] = ""
-    cfg = merged["default_camera_config"]
+    cfg = merged.get("default_camera_config", "")
     if cfg is None:
         merged["default_camera_config"] = ""
     elif isinstance(cfg, collections.abc.Mapping):
@@ -130,6 +131,14 @@ def _camera_keys(merged: dict[str, Any]) -> None:
             merged["default_camera_config"] = ";".join(f"{k}={text(str(k), v)}" for k, v in cfg.items())
         except (TypeError, ValueError) as e:
             raise TypeError(f"default_camera_config values must be numbers (lookat: 3 numbers), got {cfg!r}") from e
+    vis = merged.get("visual_options", "")
+    if vis is None:
+        merged["visual_options"] = ""
+    elif isinstance(vis, collections.abc.Mapping):
+        try:
+            merged["visual_options"] = ";".join(f"{int(k)}={int(bool(v))}" for k, v in vis.items())
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"visual_options must map mjtVisFlag indices to bools, got {vis!r}") from e
 
 
 class Frames(np.ndarray):
@@ -165,7 +174,7 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
     _check_py_options(py_opts)
     if "autoreset_mode" in merged:
         merged["autoreset_mode"] = _autoreset_mode(merged["autoreset_mode"])
-    if "default_camera_config" in merged:
+    if "assets_dir" in task.config:  # the MuJoCo tasks
         _camera_keys(merged)
     full, state_spec, action_spec = _envpool.make_spec(task.family, merged)
     if full.get("batch_size") == 0:

@@ -19,7 +19,7 @@ import envpool
 warnings.filterwarnings("ignore")
 
 # gymnasium's MuJoCo rendering keywords (the rest of a case's options are envpool's).
-_GYM_KEYS = ("width", "height", "camera_id", "camera_name", "default_camera_config")
+_GYM_KEYS = ("width", "height", "camera_id", "camera_name", "default_camera_config", "max_geom", "visual_options")
 
 
 def reference_frames(task_id: str, qpos0, qvel0, actions, **kwargs) -> np.ndarray:

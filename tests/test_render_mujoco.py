@@ -102,6 +102,8 @@ OSMESA_CASES = [
         {"steps": 2},
     ),
     ("Reacher-v5", {"default_camera_config": {"trackbodyid": 0, "distance": 1.0, "elevation": -90.0}}, {"steps": 2}),
+    # gymnasium's visual_options (mjvOption flags: contact points and forces, centres of mass) and max_geom
+    ("Ant-v5", {"visual_options": {14: True, 16: True, 9: True}, "max_geom": 400, "width": 240, "height": 240}, {}),
     # Several envs on two stepping threads: each thread renders in its own context.
     ("HalfCheetah-v5", {"width": 240, "height": 240}, {"num_envs": 8, "num_threads": 2, "steps": 3}),
 ]
@@ -192,6 +194,9 @@ print("OK")
         ({"default_camera_config": {"distance": "far"}}, TypeError, "default_camera_config values must be numbers"),
         ({"default_camera_config": "distance"}, ValueError, "expected key=value"),
         ({"camera_name": 3}, TypeError, "'camera_name' must be a str"),
+        ({"visual_options": {99: True}}, ValueError, r"mjtVisFlag index in \[0, "),
+        ({"visual_options": {"contacts": True}}, TypeError, "visual_options must map mjtVisFlag indices"),
+        ({"max_geom": 0}, ValueError, "max_geom must be in"),
     ],
 )
 def test_bad_render_options(kwargs, error, match) -> None:
@@ -213,8 +218,10 @@ def test_render_options_in_config() -> None:
     )
     assert e.config["camera_id"] == -1 and e.config["camera_name"] == ""
     assert e.config["default_camera_config"] == "distance=3.0;lookat=0.0,0.0,1.0;type=1"
-    e = envpool.make("Swimmer-v5", env_type="gymnasium", default_camera_config=None)
-    assert e.config["default_camera_config"] == ""
+    e = envpool.make("Swimmer-v5", env_type="gymnasium", default_camera_config=None, visual_options=None)
+    assert e.config["default_camera_config"] == "" and e.config["visual_options"] == ""
+    e = envpool.make("Swimmer-v5", env_type="gymnasium", visual_options={np.int64(14): 1, 9: False}, max_geom=50)
+    assert e.config["visual_options"] == "14=1;9=0" and e.config["max_geom"] == 50
     assert envpool.make("Humanoid-v5", env_type="gymnasium", camera_name="track").config["camera_name"] == "track"
 
 

@@ -258,8 +258,9 @@ struct Params {
   RenderOptions pixels;
 };
 
-// gymnasium's render keywords: width, height, camera_id, camera_name and
-// default_camera_config (as text, see CameraConfig in render.h).
+// gymnasium's render keywords: width, height, camera_id, camera_name,
+// default_camera_config (as text, see CameraConfig in render.h), max_geom
+// and visual_options (as text, see RenderOptions).
 RenderOptions ReadRenderOptions(const Config& c) {
   RenderOptions o;
   auto whole = [&](const std::string& key, double fallback) {
@@ -273,6 +274,8 @@ RenderOptions ReadRenderOptions(const Config& c) {
   o.camera_id = whole("camera_id", -1);
   o.camera_name = GetString(c, "camera_name", "");
   o.default_camera = CameraConfig::Parse(GetString(c, "default_camera_config", ""));
+  o.max_geom = whole("max_geom", 1000);
+  o.visual_flags = RenderOptions::ParseVisualOptions(GetString(c, "visual_options", ""));
   return o;
 }
 
@@ -1259,6 +1262,8 @@ Config Defaults(Task task, int version, const std::string& xml,
   c.Set("camera_id", int64_t{-1});
   c.Set("camera_name", std::string());
   c.Set("default_camera_config", DefaultCameraConfig(task, version));
+  c.Set("max_geom", int64_t{1000});
+  c.Set("visual_options", std::string());
   // Pixel observations (issue 15): the camera above at img_width x img_height.
   c.Set("from_pixels", false);
   c.Set("img_height", int64_t{84});

@@ -17,9 +17,10 @@
 //   assets_dir    gymnasium's assets folder; set by envpool/tasks/mujoco.py.
 //   expose_state  when true, info "qpos0"/"qvel0" hold the episode's initial
 //                 qpos/qvel (after reset noise) on every step of the episode.
-//   width, height, camera_id, camera_name, default_camera_config
+//   width, height, camera_id, camera_name, default_camera_config, max_geom,
+//   visual_options
 //                 gymnasium's MujocoEnv rendering keywords (render.h); the
-//                 camera config as CameraConfig text. Also v4 keys here.
+//                 camera config and visual options as text. Also v4 keys.
 //   from_pixels, img_height, img_width, state_in_info
 //                 pixel observations: obs is the (3, img_height, img_width)
 //                 uint8 frame of that camera; state_in_info keeps the state

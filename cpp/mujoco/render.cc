@@ -239,6 +239,27 @@ void CameraConfig::ApplyTo(mjvCamera* cam) const {
     for (int i = 0; i < 3; ++i) cam->lookat[i] = (*lookat)[i];
 }
 
+std::vector<std::pair<int, bool>> RenderOptions::ParseVisualOptions(const std::string& text) {
+  std::vector<std::pair<int, bool>> flags;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ';')) {
+    if (Trim(item).empty()) continue;
+    const auto eq = item.find('=');
+    const std::string key = Trim(item.substr(0, eq));
+    const std::string value = eq == std::string::npos ? "" : Trim(item.substr(eq + 1));
+    char* end = nullptr;
+    const long flag = std::strtol(key.c_str(), &end, 10);
+    if (key.empty() || *end != '\0' || flag < 0 || flag >= mjNVISFLAG)
+      throw std::invalid_argument("visual_options: a flag must be an mjtVisFlag index in [0, " +
+                                  std::to_string(mjNVISFLAG) + "), got '" + key + "'");
+    if (value != "0" && value != "1")
+      throw std::invalid_argument("visual_options: flag " + key + " must be 0 or 1, got '" + value + "'");
+    flags.emplace_back(static_cast<int>(flag), value == "1");
+  }
+  return flags;
+}
+
 // ---------------------------------------------------------------------------
 // MujocoRenderer.
 
@@ -248,11 +269,13 @@ MujocoRenderer::MujocoRenderer(const mjModel* m, const RenderOptions& o)
       height_(o.height),
       camera_id_(o.camera_id),
       max_geom_(o.max_geom),
-      default_camera_(o.default_camera) {
+      default_camera_(o.default_camera),
+      visual_flags_(o.visual_flags) {
   if (o.width < 1 || o.height < 1 || o.width > kMaxSize || o.height > kMaxSize)
     throw std::invalid_argument("width and height must be in [1, " + std::to_string(kMaxSize) +
                                 "], got width=" + std::to_string(o.width) + ", height=" + std::to_string(o.height));
-  if (o.max_geom < 1) throw std::invalid_argument("max_geom must be positive");
+  if (o.max_geom < 1 || o.max_geom > 1000000)
+    throw std::invalid_argument("max_geom must be in [1, 1000000], got " + std::to_string(o.max_geom));
   if (!o.camera_name.empty()) {
     if (o.camera_id != -1)
       throw std::invalid_argument("Both `camera_id` and `camera_name` cannot be specified at the same time.");
@@ -286,6 +309,7 @@ void MujocoRenderer::SetUp(mjData* d) {
   set_up_ = true;
   mjv_defaultCamera(&camera_);
   mjv_defaultOption(&option_);
+  for (const auto& [flag, on] : visual_flags_) option_.flags[flag] = on ? 1 : 0;  // BaseRender's visual_options
   mjv_defaultPerturb(&perturb_);
   // OffScreenViewer._init_camera, then MujocoRenderer._set_cam_config.
   camera_.type = mjCAMERA_FREE;

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace envpool::mujoco {
@@ -52,6 +53,12 @@ struct RenderOptions {
   std::string camera_name;
   CameraConfig default_camera;
   int max_geom = 1000;
+  // gymnasium's visual_options: mjvOption flags (mjtVisFlag index, value).
+  std::vector<std::pair<int, bool>> visual_flags;
+
+  // visual_options as text, "flag=0|1;...", e.g. "0=1;13=0" (mjtVisFlag
+  // indices). Throws std::invalid_argument.
+  static std::vector<std::pair<int, bool>> ParseVisualOptions(const std::string& text);
 };
 
 class MujocoRenderer {
@@ -85,6 +92,7 @@ class MujocoRenderer {
   int camera_id_;
   int max_geom_;
   CameraConfig default_camera_;
+  std::vector<std::pair<int, bool>> visual_flags_;
   int off_width_, off_height_;  // the offscreen buffer: at least the frame
   uint64_t model_serial_ = 0;   // 0: not registered (no render yet)
   bool set_up_ = false;
