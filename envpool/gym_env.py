@@ -150,6 +150,9 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
         obs, info = result[0], result[5]
         return (obs, info) if self._return_info else obs
 
+    def _xla_package(self, result: tuple) -> tuple:
+        return self._package(result)  # pure array operations: JAX arrays take them too
+
     def _package(self, result: tuple) -> tuple:
         obs, reward, terminated, truncated, _, info, _ = result
         if self._legacy:
