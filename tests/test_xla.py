@@ -7,6 +7,7 @@ JAX's 64 -> 32-bit narrowing when jax_enable_x64 is off).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -633,3 +634,20 @@ def test_extension_has_the_xla_handlers() -> None:
     """This build found jaxlib's headers (the test environment has jax)."""
     assert _envpool.has_xla
     assert set(_envpool.xla_handlers()) == {"send", "recv", "step"}
+
+
+@pytest.mark.slow
+def test_bench_xla_engine_sync_and_async(tmp_path) -> None:
+    """envpool-bench's xla engine runs (sync: step in a scan; async: send/recv)."""
+    out = tmp_path / "b.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "envpool.bench", "CartPole-v1", "-n", "4", "4", "-b", "4", "2", "-t", "2",
+         "-e", "envpool", "xla", "-s", "0.1", "-w", "0.02", "-r", "1", "--no-progress", "--json", str(out)],
+        capture_output=True, text=True, timeout=180, env=dict(os.environ),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = {(r["batch_size"], r["engine"]): r for r in json.loads(out.read_text())["results"]}
+    for batch in (4, 2):
+        row = rows[(batch, "xla")]
+        assert row["status"] == "ok", row
+        assert row["steps_per_s"]["median"] > 0

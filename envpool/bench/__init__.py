@@ -16,6 +16,9 @@ Engines
     ``raw``              envpool._envpool.raw_ceiling: bare emulators/simulators in
                          a C++ loop, one per thread, no engine (families that have one)
     ``python:PATH``      the ``envpool`` imported by another interpreter (``--python``)
+    ``xla``              this EnvPool's ``xla()`` (needs JAX): a jitted ``lax.scan`` of 64
+                         steps per call over ``step`` (or ``send``/``recv`` when async),
+                         actions from the same random ring, no Python per step
 
 For Atari, the gymnasium engines use ``gymnasium.make("ALE/<Game>-v5",
 frameskip=1, repeat_action_probability=0.0)`` + ``AtariPreprocessing(noop_max,

@@ -26,7 +26,7 @@ WORKER = Path(__file__).resolve().with_name("worker.py")
 RESULT_TAG = "@@envpool-bench-result@@ "  # same as worker.RESULT_TAG
 SCHEMA = "envpool-bench/1"
 
-BUILTIN_ENGINES = ("envpool", "gymnasium-sync", "gymnasium-async", "ale-vector", "raw")
+BUILTIN_ENGINES = ("envpool", "gymnasium-sync", "gymnasium-async", "ale-vector", "raw", "xla")
 DEFAULT_ENGINES = ("envpool", "gymnasium-sync", "ale-vector", "raw")
 DEFAULT_TASKS = ("CartPole-v1", "Pong-v5")
 DEFAULT_NUM_ENVS = (1, 8, 64)
@@ -254,6 +254,9 @@ class Availability:
             return None
         if engine == "raw":
             return self._raw_reason(t)
+        if engine == "xla":
+            return None if _has_module("jax") else 'JAX not installed: pip install "envpool[jax]"'
+
         if engine == "ale-vector":
             if t.kind != "atari":
                 return "Atari tasks only"

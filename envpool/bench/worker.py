@@ -157,6 +157,50 @@ def _run_envpool(spec: dict) -> dict:
     return out
 
 
+def _run_xla(spec: dict) -> dict:
+    """Our pool's XLA interface (``xla()``): a jitted ``lax.scan`` of 64 steps per call
+    over ``step`` (sync) or ``send``/``recv`` (async), the policy a ring of actions: no
+    Python per step. The compile happens before the timing."""
+    import envpool
+
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError as e:
+        raise Unavailable('needs JAX: pip install "envpool[jax]"') from e
+    task, n, b = spec["task"], spec["num_envs"], spec["batch_size"]
+    env = envpool.make(task, env_type="gym", num_envs=n, batch_size=b, num_threads=spec["num_threads"], seed=spec["seed"])
+    try:
+        handle, recv, send, step = env.xla()
+        rng = np.random.default_rng(spec["seed"])
+        acts = jnp.asarray(np.stack(_space_batches(envpool.make_spec(task).action_space, b, rng)))
+        if b == n:
+            env.reset()
+            carry = handle
+
+            def body(h, a):
+                return step(h, a)[0], None
+
+        else:
+            env.async_reset()
+            handle, first = recv(handle)
+            carry = (handle, _env_ids(first))
+
+            def body(c, a):
+                h, result = recv(send(c[0], a, c[1]))
+                return (h, _env_ids(result)), None
+
+        run = jax.jit(lambda c: jax.lax.scan(body, c, acts)[0])
+        state = [jax.block_until_ready(run(carry))]
+
+        def call(i: int) -> None:
+            state[0] = jax.block_until_ready(run(state[0]))
+
+        return _time_loop(call, len(acts) * b, spec["warmup"], spec["seconds"])
+    finally:
+        env.close()
+
+
 def _gymnasium_env_fn(spec: dict):
     import gymnasium
 
@@ -256,13 +300,14 @@ ENGINES = {
     "gymnasium-async": lambda s: _run_gymnasium(s, asynchronous=True),
     "ale-vector": _run_ale_vector,
     "raw": _run_raw,
+    "xla": _run_xla,
 }
 
 
 def versions() -> dict:
     """Versions of the interpreter and of what the measurement imported."""
     out = {"python": platform.python_version(), "numpy": np.__version__, "executable": sys.executable}
-    for name in ("envpool", "gymnasium", "ale_py", "mujoco"):
+    for name in ("envpool", "gymnasium", "ale_py", "mujoco", "jax"):
         mod = sys.modules.get(name)
         if mod is not None:
             out[name] = getattr(mod, "__version__", "?")
