@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -651,3 +653,44 @@ def test_bench_xla_engine_sync_and_async(tmp_path) -> None:
         row = rows[(batch, "xla")]
         assert row["status"] == "ok", row
         assert row["steps_per_s"]["median"] > 0
+
+
+@pytest.mark.slow
+def test_build_without_jaxlib_headers_has_no_xla_and_says_how_to_get_it(tmp_path) -> None:
+    """The extension builds without XLA's FFI headers (a configure message says so),
+    and xla() then raises ImportError saying how to get them."""
+    import pybind11
+
+    cmake = shutil.which("cmake")
+    if cmake is None:
+        pytest.skip("no cmake")
+    root = Path(__file__).resolve().parent.parent
+    build = tmp_path / "build"
+    generator = ["-G", "Ninja"] if shutil.which("ninja") else []
+    configure = subprocess.run(
+        [cmake, "-S", str(root), "-B", str(build), *generator, "-DENVPOOL_ATARI=OFF", "-DENVPOOL_MUJOCO=OFF",
+         f"-DENVPOOL_XLA_FFI_INCLUDE={tmp_path / 'no-jaxlib'}", f"-DPython_EXECUTABLE={sys.executable}",
+         f"-Dpybind11_DIR={pybind11.get_cmake_dir()}"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert configure.returncode == 0, configure.stderr
+    assert "XLA FFI handlers skipped" in configure.stdout
+    built = subprocess.run([cmake, "--build", str(build), "-j", "1"], capture_output=True, text=True, timeout=900)
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    # Our Python package with that extension, imported with no .pth processing (-S), so
+    # the editable install of the tested build does not take precedence.
+    pkg = tmp_path / "pkg" / "envpool"
+    shutil.copytree(Path(envpool.__file__).parent, pkg, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    shutil.copy(next(build.glob("_envpool*.so")), pkg)
+    site = [p for p in sys.path if p.endswith("site-packages")]
+    script = (
+        "import envpool\nprint('has_xla', envpool._envpool.has_xla, envpool.__file__)\n"
+        "e = envpool.make('CartPole-v1', env_type='gym', num_envs=1)\n"
+        "try:\n    e.xla()\nexcept ImportError as err:\n    print('ImportError:', err)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "pkg"), *site])}
+    proc = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert f"has_xla False {pkg / '__init__.py'}" in proc.stdout
+    assert "ImportError: pool.xla() needs envpool's XLA handlers, which this build of envpool lacks" in proc.stdout
+    assert 'pip install "envpool[jax]"' in proc.stdout
