@@ -12,8 +12,12 @@ envpool install resolves as it does here).
 The ``jax`` variant (for CleanRL's JAX scripts) also has flax, optax and moviepy
 (with the dependencies this environment lacks; jax, jaxlib and numpy are pinned
 to this environment's versions, so envpool's XLA handlers meet the jaxlib they were
-built for), and restores ``jax.tree_map``, which CleanRL 1.2.0's
-``ppo_atari_envpool_xla_jax_scan.py`` calls and JAX removed in 0.6.
+built for). CleanRL 1.2.0 pins jax 0.4.8 and flax 0.6.8, older than the typed XLA
+FFI that ``xla()`` is built on, and those flax releases do not import on current
+JAX; so the venv runs current releases with two shims (``_JAX_COMPAT``):
+``jax.tree_map`` (called by ``ppo_atari_envpool_xla_jax_scan.py``, removed in JAX
+0.6) and flax's ``TrainState`` taking CleanRL's dataclass params (flax >= 0.7.5
+assumes a dict).
 
     python tests/legacy/legacy_env.py [--jax]   # create it and print its python
 """
@@ -35,34 +39,69 @@ _PACKAGES = [f"gym=={GYM_VERSION}", "gym-notices", f"cleanrl=={CLEANRL_VERSION}"
 # eval (cleanrl_utils/evals/ppo_envpool_jax_eval.py) needs to write its video.
 _JAX_PACKAGES = ["flax", "optax", "moviepy", "imageio-ffmpeg"]
 _PINNED_FROM_MAIN = ["jax", "jaxlib", "numpy", "ml_dtypes", "scipy", "opt_einsum"]
-_STAMP = "envpool-legacy-ready-v2"
+_STAMP = "envpool-legacy-ready-v3"
 
-# jax.tree_map came back lazily: importing jax at every interpreter start would
-# slow down every process of the venv.
-_JAX_COMPAT = '''"""jax.tree_map for CleanRL 1.2.0's scripts (JAX removed it in 0.6)."""
+# Shims for what CleanRL 1.2.0's JAX scripts need of JAX and flax releases older
+# than those with the typed XLA FFI (the scripts pin jax 0.4.8 and flax 0.6.8),
+# applied after import (importing jax at every interpreter start would slow down
+# every process of the venv).
+_JAX_COMPAT = '''"""CleanRL 1.2.0's JAX scripts on current JAX and flax (test venv only):
+jax.tree_map (removed in JAX 0.6), and flax's TrainState with params that are not
+a dict (flax >= 0.7.5 looks for an fp8 key with `in`, which a dataclass such as
+CleanRL's AgentParams does not support; flax 0.6's update rule is used for them)."""
 import importlib.abc
 import importlib.util
 import sys
+from collections.abc import Mapping
 
 
-class _RestoreTreeMap(importlib.abc.MetaPathFinder):
+def _jax(module):
+    if not hasattr(module, "tree_map"):
+        module.tree_map = module.tree_util.tree_map
+
+
+def _train_state(module):
+    import optax
+
+    cls = module.TrainState
+    apply_gradients, create = cls.apply_gradients, cls.create.__func__
+
+    def apply_gradients_any(self, *, grads, **kwargs):
+        if isinstance(grads, Mapping):
+            return apply_gradients(self, grads=grads, **kwargs)
+        updates, opt_state = self.tx.update(grads, self.opt_state, self.params)
+        params = optax.apply_updates(self.params, updates)
+        return self.replace(step=self.step + 1, params=params, opt_state=opt_state, **kwargs)
+
+    def create_any(cls, *, apply_fn, params, tx, **kwargs):
+        if isinstance(params, Mapping) or hasattr(params, "shape"):
+            return create(cls, apply_fn=apply_fn, params=params, tx=tx, **kwargs)
+        return cls(step=0, apply_fn=apply_fn, params=params, tx=tx, opt_state=tx.init(params), **kwargs)
+
+    cls.apply_gradients = apply_gradients_any
+    cls.create = classmethod(create_any)
+
+
+_PATCHES = {"jax": _jax, "flax.training.train_state": _train_state}
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name != "jax":
+        patch = _PATCHES.pop(name, None)
+        if patch is None:
             return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec("jax")
+        spec = importlib.util.find_spec(name)
         run = spec.loader.exec_module
 
         def exec_module(module):
             run(module)
-            if not hasattr(module, "tree_map"):
-                module.tree_map = module.tree_util.tree_map
+            patch(module)
 
         spec.loader.exec_module = exec_module
         return spec
 
 
-sys.meta_path.insert(0, _RestoreTreeMap())
+sys.meta_path.insert(0, _AfterImport())
 '''
 
 
@@ -102,7 +141,7 @@ def ensure_legacy_venv(venv: Path | None = None, site_dirs: list[str] | None = N
     site_dirs = site_dirs if site_dirs is not None else main_site_dirs()
     python = venv_python(venv)
     pth_text = "import site; " + "; ".join(f"site.addsitedir({d!r})" for d in site_dirs) + "\n"
-    want = pth_text + ("jax: " + " ".join(_JAX_PACKAGES + _main_versions()) + "\n" if jax else "")
+    want = pth_text + ("jax: " + " ".join(_JAX_PACKAGES + _main_versions()) + "\n" + _JAX_COMPAT if jax else "")
     stamp = venv / _STAMP
     if not (stamp.exists() and stamp.read_text() == want):
         subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
