@@ -509,6 +509,11 @@ def test_recv_with_nothing_in_flight_and_env_in_flight() -> None:
     handle, recv, send, step = sync.xla()
     sync.reset()
     _same_error(sync.recv, lambda: recv(handle), lambda: jax.jit(recv)(handle))
+    # XLA results have batch_size rows: a smaller batch sent from Python cannot be received
+    sync.send(np.zeros(1, np.int32), [1])
+    with pytest.raises(RuntimeError, match="this batch has 1 envs, but the XLA functions take batches of batch_size"):
+        recv(handle)
+    assert step(handle, np.zeros(2, np.int32))[1][0].shape == (2, 4)  # and the pool goes on
 
     pool = _make("CartPole-v1", "gymnasium", num_envs=4, batch_size=2, num_threads=2, seed=0)
     handle, recv, send, step = pool.xla()
