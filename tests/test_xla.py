@@ -108,6 +108,8 @@ def _check_sync_scan(task: str, env_type: str, steps: int, **config: Any) -> Non
     handle, results = jax.jit(lambda h, a: jax.lax.scan(body, h, a))(handle, jnp.asarray(np.swapaxes(acts, 0, 1)))
     if env_type == "dm":
         assert type(results.observation) is xp.State  # the pool's own observation type
+    else:
+        assert list(results[-1]) == sorted(results[-1])  # info keys in JAX's pytree order
     for t in range(steps):
         _assert_same_result(expected[t], jax.tree.map(lambda x: x[t], results), f"{task} {env_type} step {t}")
     # the pool goes on from Python where the program left it
@@ -670,16 +672,24 @@ def test_build_without_jaxlib_headers_has_no_xla_and_says_how_to_get_it(tmp_path
     if cmake is None:
         pytest.skip("no cmake")
     root = Path(__file__).resolve().parent.parent
-    build = tmp_path / "build"
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
-    configure = subprocess.run(
-        [cmake, "-S", str(root), "-B", str(build), *generator, "-DENVPOOL_ATARI=OFF", "-DENVPOOL_MUJOCO=OFF",
-         f"-DENVPOOL_XLA_FFI_INCLUDE={tmp_path / 'no-jaxlib'}", f"-DPython_EXECUTABLE={sys.executable}",
-         f"-Dpybind11_DIR={pybind11.get_cmake_dir()}"],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert configure.returncode == 0, configure.stderr
-    assert "XLA FFI handlers skipped" in configure.stdout
+
+    def configure(build: Path, *options: str) -> str:
+        proc = subprocess.run(
+            [cmake, "-S", str(root), "-B", str(build), *generator, "-DENVPOOL_ATARI=OFF", "-DENVPOOL_MUJOCO=OFF",
+             f"-DPython_EXECUTABLE={sys.executable}", f"-Dpybind11_DIR={pybind11.get_cmake_dir()}", *options],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    # ENVPOOL_XLA=OFF: no handlers even though this environment has jaxlib
+    off = tmp_path / "off"
+    assert "XLA FFI handlers off" in configure(off, "-DENVPOOL_XLA=OFF")
+    assert "ENVPOOL_WITH_XLA" not in (off / "build.ninja").read_text() if generator else True
+    # no headers where the build looks (as without jaxlib): built without the handlers
+    build = tmp_path / "build"
+    assert "XLA FFI handlers skipped" in configure(build, f"-DENVPOOL_XLA_FFI_INCLUDE={tmp_path / 'no-jaxlib'}")
     built = subprocess.run([cmake, "--build", str(build), "-j", "1"], capture_output=True, text=True, timeout=900)
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     # Our Python package with that extension, imported with no .pth processing (-S), so
@@ -699,3 +709,16 @@ def test_build_without_jaxlib_headers_has_no_xla_and_says_how_to_get_it(tmp_path
     assert f"has_xla False {pkg / '__init__.py'}" in proc.stdout
     assert "ImportError: pool.xla() needs envpool's XLA handlers, which this build of envpool lacks" in proc.stdout
     assert 'pip install "envpool[jax]"' in proc.stdout
+
+
+def test_readme_example_runs() -> None:
+    """The README's xla() example, as written."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme[readme.index("## JAX: `xla()`") :]
+    code = section[section.index("```python") + len("```python") : section.index("```", section.index("```python") + 9)]
+    if "Pong-v5" not in envpool.list_all_envs():
+        pytest.skip("no Atari in this build")
+    scope: dict[str, Any] = {}
+    exec(compile(code, "README.md", "exec"), scope)  # noqa: S102
+    assert scope["rewards"].shape == (100, 8) and scope["obs"].shape == (8, 4, 84, 84)
+    scope["envs"].close()

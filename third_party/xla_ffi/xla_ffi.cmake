@@ -35,4 +35,6 @@ if(ENVPOOL_XLA)
                    "pool.xla() will be unavailable. Install jax (pip install \"jax[cpu]\") in the building "
                    "environment, or pass -DENVPOOL_XLA_FFI_INCLUDE=<dir>, and rebuild.")
   endif()
+else()
+  message(STATUS "envpool: XLA FFI handlers off (ENVPOOL_XLA=OFF); pool.xla() will be unavailable.")
 endif()
