@@ -11,8 +11,8 @@ EnvPool 1.2's API::
 ``result`` is what the pool's Python ``recv()`` returns for its interface (gymnasium,
 gym or dm), as JAX arrays. Each call is one XLA FFI custom call into the C++ engine
 (cpp/python/xla.cc): no Python callback. The handle stands for the pool and orders the
-calls: each takes a handle and returns the next one, and calls not linked through
-handles have no defined order.
+calls: each takes a handle and returns the next one. The calls are side-effecting custom
+calls, so XLA neither drops nor merges them, even when a returned handle goes unused.
 
 The calls run on the CPU only; compiling them for another platform raises at
 lowering. Inputs are checked as the Python path checks them: shapes and dtypes while

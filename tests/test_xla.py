@@ -722,3 +722,40 @@ def test_readme_example_runs() -> None:
     exec(compile(code, "README.md", "exec"), scope)  # noqa: S102
     assert scope["rewards"].shape == (100, 8) and scope["obs"].shape == (8, 4, 84, 84)
     scope["envs"].close()
+
+
+def test_envpool_documented_patterns() -> None:
+    """EnvPool's XLA docs (examples/xla_step.py): a gym-style sync fori_loop over step,
+    and an async loop whose send and recv both take the loop's incoming handle (recv
+    overlapping the policy), which runs in program order."""
+    gym_env = _make("CartPole-v1", "gym", num_envs=4, seed=0)
+    handle, recv, send, step = gym_env.xla()
+
+    def actor_step(i: Any, loop_var: Any) -> Any:
+        handle0, states = loop_var
+        handle1, (new_states, rew, term, trunc, info) = step(handle0, jnp.zeros(states.shape[0], jnp.int32))
+        return handle1, new_states
+
+    states, _ = gym_env.reset()
+    _, states = jax.jit(lambda n, v: jax.lax.fori_loop(0, n, actor_step, v))(20, (handle, states))
+    assert states.shape == (4, 4)
+
+    dm_env = _make("CartPole-v1", "dm", num_envs=8, batch_size=4, num_threads=2, seed=0)
+    handle, recv, send, step = dm_env.xla()
+
+    def async_step(i: Any, loop_var: Any) -> Any:
+        handle0, states = loop_var
+        handle1 = send(handle0, jnp.zeros(4, jnp.int32), states.observation.env_id)
+        handle1, new_states = recv(handle0)
+        return handle1, new_states
+
+    dm_env.async_reset()
+    handle, states = recv(handle)
+    handle, states = jax.jit(lambda n, v: jax.lax.fori_loop(0, n, async_step, v))(50, (handle, states))
+    assert states.observation.env_id.shape == (4,)
+    # 4 envs still in flight (sent in the last iteration), as the loop left them
+    handle, last = recv(handle)
+    with pytest.raises(RuntimeError, match="would wait forever"):
+        recv(handle)
+    gym_env.close()
+    dm_env.close()
