@@ -12,7 +12,8 @@ EnvPool 1.2's API::
 gym or dm), as JAX arrays. Each call is one XLA FFI custom call into the C++ engine
 (cpp/python/xla.cc): no Python callback. The handle stands for the pool and orders the
 calls: each takes a handle and returns the next one. The calls are side-effecting custom
-calls, so XLA neither drops nor merges them, even when a returned handle goes unused.
+calls, so XLA does not drop one whose returned handle goes unused (EnvPool's documented
+async loop sends and receives on the same incoming handle).
 
 The calls run on the CPU only; compiling them for another platform raises at
 lowering. Inputs are checked as the Python path checks them: shapes and dtypes while
@@ -106,13 +107,15 @@ def _tracing(*args: Any) -> bool:
     return any(isinstance(x, jax.core.Tracer) for x in jax.tree.leaves(args))
 
 
-def _eager(fn: Callable) -> Callable:
+def _eager(fn: Callable, precheck: Callable | None = None) -> Callable:
     """``fn`` (jitted) for eager calls: waits for the result, so an error surfaces in
     the call, as the Python path's exception. Inside a trace it is just ``fn``."""
 
     def call(handle: Any, *args: Any, **kwargs: Any) -> Any:
         if _tracing(handle, args, kwargs):
             return fn(handle, *args, **kwargs)
+        if precheck is not None:
+            precheck(*args, **kwargs)
         try:
             return jax.block_until_ready(fn(handle, *args, **kwargs))
         except jax.errors.JaxRuntimeError as e:
@@ -124,6 +127,20 @@ def _eager(fn: Callable) -> Callable:
     call.__name__ = call.__qualname__ = fn.__name__
     call.__doc__ = fn.__doc__
     return call
+
+
+def _wide(value: Any) -> bool:
+    """A concrete 64-bit integer array (or list) with values beyond the int32 range."""
+    if isinstance(value, jax.Array):
+        return False
+    try:
+        arr = np.asarray(value)
+    except Exception:  # noqa: BLE001 - not array-like: the trace-time checks report it
+        return False
+    if arr.dtype.kind not in "iu" or arr.dtype.itemsize < 8 or arr.size == 0:
+        return False
+    info = np.iinfo(np.int32)
+    return bool(arr.max() > info.max or arr.min() < info.min)
 
 
 def _shape_text(shape: tuple[int, ...]) -> str:
@@ -213,6 +230,30 @@ class XlaOps:
             raise TypeError(f"env_id must hold integers, got dtype {np.dtype(ids.dtype)}")
         return ids
 
+    def _check_wide_ints(self, action: Any, env_id: Any = None) -> None:
+        """Eager calls: without jax_enable_x64, JAX wraps 64-bit integers into 32 bits
+        when they enter a jitted function, so an env id or discrete action that would not
+        survive is refused here, with the Python path's message (the handlers check
+        the rest when the call runs)."""
+        if jax.config.jax_enable_x64:
+            return
+        action, env_id = self.pool._split_action(action, env_id)
+        if env_id is not None and _wide(env_id):
+            for v in np.asarray(env_id).ravel().tolist():
+                if v > np.iinfo(np.int64).max:
+                    raise ValueError(f"env_id {v} is out of range")
+                if not 0 <= v < self.num_envs:
+                    raise ValueError(f"env_id {v} is out of range [0, {self.num_envs})")
+        values = action if isinstance(action, dict) else {"": action}
+        for k, (name, _, shape, low, high) in enumerate(self.action_spec):
+            value = values.get(name[7:])
+            if value is None or not _wide(value) or shape != () or not (np.isfinite(low[0]) and np.isfinite(high[0])):
+                continue
+            lo, hi = int(low[0]), int(high[0])
+            for i, v in enumerate(np.asarray(value).ravel().tolist()):
+                if not lo <= v <= hi:
+                    raise ValueError(f"{self.labels[k]} {v} (row {i}) is out of range [{lo}, {hi}]")
+
     def _send_args(self, action: Any, env_id: Any) -> list[Any]:
         action, env_id = self.pool._split_action(action, env_id)
         ids = self._env_ids(env_id)
@@ -284,7 +325,8 @@ class XlaOps:
             handle, *outs = self._call("step", recv_structs(), handle, *self._send_args(action, env_id))
             return handle, package(self._raw(outs))
 
-        return self.handle, _eager(recv), _eager(send), _eager(step)
+        check = self._check_wide_ints
+        return self.handle, _eager(recv), _eager(send, check), _eager(step, check)
 
 
 def make_xla(pool: Any) -> tuple[Any, Callable, Callable, Callable]:

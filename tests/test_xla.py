@@ -495,6 +495,16 @@ def test_runtime_errors_match_python_messages() -> None:
     for ids in ([0, 1, 2, 9], [0, -3, 1, 2], [0, 0, 1, 2]):
         ids = np.array(ids, np.int32)
         _same_error(lambda: pool.step(ok, ids), lambda: step(handle, ok, ids), lambda: jstep(handle, ok, ids))
+    # 64-bit values beyond int32, which JAX would wrap without jax_enable_x64: refused
+    # in eager calls, as the Python path refuses them
+    if not jax.config.jax_enable_x64:
+        wide = np.array([0, 2**32 + 1, 0, 0], np.int64)
+        for call in (lambda: step(handle, wide), lambda: send(handle, wide)):
+            expected, got = _python_error(lambda: pool.step(wide)), _python_error(call)
+            assert type(got) is type(expected) and str(got) == str(expected), (got, expected)
+        for ids in (np.array([0, 1, 2, 2**33], np.int64), np.array([0, 1, 2, 2**64 - 1], np.uint64)):
+            expected, got = _python_error(lambda: pool.step(ok, ids)), _python_error(lambda: step(handle, ok, ids))
+            assert type(got) is type(expected) and str(got) == str(expected), (got, expected)
     # inside a scan: the error ends the program; the pool stays usable
     with pytest.raises(jax.errors.JaxRuntimeError, match=r"action 5 \(row 0\) is out of range \[0, 1\]"):
         jax.block_until_ready(
