@@ -142,7 +142,7 @@ class EnvPool {
   EnvPool& operator=(const EnvPool&) = delete;
 
   // Marks this thread's pool calls, while alive, as made on behalf of a
-  // caller whose calls are already ordered one after another (XLA runs its
+  // caller whose calls are already ordered one after another (XLA may run its
   // custom calls on threads of its own, ordered by the data they pass on):
   // they never count as a second calling thread, so a recv() that could
   // never complete still raises instead of waiting for a send() that no
