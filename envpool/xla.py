@@ -38,6 +38,7 @@ except ImportError as e:  # pragma: no cover - exercised in a venv without jax
     raise ImportError('pool.xla() needs JAX: pip install "envpool[jax]"') from e
 
 from envpool import _envpool
+from envpool._pool import Batch
 
 if not getattr(_envpool, "has_xla", False):
     raise ImportError(
@@ -286,9 +287,9 @@ class XlaOps:
         )
         return call(_cpu_only_p.bind(jnp.asarray(handle)), *args, pool=np.int64(self.slot.id))
 
-    def _raw(self, outs: list[Any]) -> tuple:
-        """The engine's 7-tuple (obs, reward, terminated, truncated, discount, info,
-        final), as the binding groups a batch (module.cc's Package)."""
+    def _raw(self, outs: list[Any]) -> Batch:
+        """The engine's Batch (obs, reward, terminated, truncated, discount, info, final),
+        as the binding groups a batch (module.cc's Package)."""
         named = dict(zip((s[0] for s in self.state_spec), outs))
         obs_keys = [k for k in named if k == "obs" or k.startswith("obs:")]
         obs = named["obs"] if obs_keys == ["obs"] else {k[4:]: named[k] for k in obs_keys}
@@ -300,7 +301,7 @@ class XlaOps:
             fobs = named["final:obs"] if final_obs_keys == ["final:obs"] else {k[10:]: named[k] for k in final_obs_keys}
             final = (fobs, {k[11:]: v for k, v in named.items() if k.startswith("final:info:")})
         discount = named["discount"] if self.with_discount else None
-        return obs, named["reward"], named["terminated"], named["truncated"], discount, info, final
+        return Batch((obs, named["reward"], named["terminated"], named["truncated"], discount, info, final))
 
     def functions(self) -> tuple[Any, Callable, Callable, Callable]:
         package = self.pool._xla_package
