@@ -65,12 +65,11 @@ class Pusher : public MujocoEnv {
   void WriteReset(const StateRow& out) override { WriteObs(out[spec_.obs]); }
 
   StepResult StepModel(const float* a, const StateRow& out) override {
-    // v4 measures the reward terms before simulating, v5 after.
-    Terms t;
-    if (!v5_) t = Measure(a);
+    // gymnasium's v4 measures the reward terms before simulating, v5 after.
+    const Terms before = v5_ ? Terms{} : Measure(a);
     Simulate(a);
     WriteObs(out[spec_.obs]);
-    if (v5_) t = Measure(a);
+    const Terms t = v5_ ? Measure(a) : before;
     const double rn = t.near * reward_near_weight_;
     const double rd = t.dist * reward_dist_weight_;
     const float rc = t.ctrl * static_cast<float>(reward_control_weight_);

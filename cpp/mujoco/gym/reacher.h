@@ -59,16 +59,15 @@ class Reacher : public MujocoEnv {
   void WriteReset(const StateRow& out) override { WriteObs(out[spec_.obs]); }
 
   StepResult StepModel(const float* a, const StateRow& out) override {
-    double dist, ctrl;
-    // v4 computes the reward before simulating, v5 after.
-    if (!v5_) Reward(a, &dist, &ctrl);
+    // gymnasium's v4 computes the reward before simulating, v5 after.
+    const Terms before = v5_ ? Terms{} : Measure(a);
     Simulate(a);
     WriteObs(out[spec_.obs]);
-    if (v5_) Reward(a, &dist, &ctrl);
-    *out[spec_.reward_dist] = dist;
-    *out[spec_.reward_ctrl] = ctrl;
+    const Terms t = v5_ ? Measure(a) : before;
+    *out[spec_.reward_dist] = t.dist;
+    *out[spec_.reward_ctrl] = t.ctrl;
     StepResult r;
-    r.reward = dist + ctrl;
+    r.reward = t.dist + static_cast<double>(t.ctrl);
     return r;
   }
 
@@ -76,11 +75,15 @@ class Reacher : public MujocoEnv {
   int ObsSize() const { return 4 + (m_->nq - 2) + 2 + (v5_ ? 2 : 3); }
 
   // The negative distance and control terms; the control term is float32.
-  void Reward(const float* a, double* dist, double* ctrl) {
+  struct Terms {
+    double dist;
+    float ctrl;
+  };
+  Terms Measure(const float* a) {
     const double* ft = d_->xpos + 3 * fingertip_;
     const double* tg = d_->xpos + 3 * target_;
-    *dist = -Norm3(ft[0] - tg[0], ft[1] - tg[1], ft[2] - tg[2]) * reward_dist_weight_;
-    *ctrl = -SquareSum32(a) * static_cast<float>(reward_control_weight_);
+    return {-Norm3(ft[0] - tg[0], ft[1] - tg[1], ft[2] - tg[2]) * reward_dist_weight_,
+            -SquareSum32(a) * static_cast<float>(reward_control_weight_)};
   }
 
   void WriteObs(double* o) const {
