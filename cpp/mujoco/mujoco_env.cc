@@ -8,7 +8,6 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <variant>
 
 #include "cpp/core/warnings.h"
 
@@ -53,7 +52,7 @@ const mjModel* LoadModel(const std::string& path) {
 
 int ReadFrameSkip(const Config& c) {
   const int64_t fs = c.Get<int64_t>("frame_skip");
-  // The bound keeps one step from running for hours (and dt in range).
+  // The bound keeps one agent step from running for hours.
   if (fs < 1 || fs > 1000000)
     throw std::invalid_argument("frame_skip must be a positive integer (at most 1000000), got " +
                                 std::to_string(fs));
