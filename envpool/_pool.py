@@ -350,6 +350,7 @@ class PoolBase(EnvPoolMixin):
         # step() of the default envs with an array action goes straight to the
         # engine when nothing is added in Python (saves a call per step).
         self._direct = self._stack is None
+        self._xla_slot: Any = None  # this pool's place in the XLA registry, once xla() is called
 
     def _new_pool(self) -> Any:
         if self.spec.task_ids:
@@ -374,6 +375,7 @@ class PoolBase(EnvPoolMixin):
         old = None
         if self._pool.closed:
             old, self._pool = self._pool, self._new_pool()
+            self._xla_rebind()
         # A reset of no envs (reset([]) each step, as Sample Factory does) keeps it.
         pending = resets_envs and seed is None and self._next_seed is not None
         try:
@@ -383,6 +385,7 @@ class PoolBase(EnvPoolMixin):
                 if old is not None:
                     self._pool.close()
                     self._pool = old
+                    self._xla_rebind()
                 raise
             if pending:
                 self._next_seed = None
@@ -474,6 +477,30 @@ class PoolBase(EnvPoolMixin):
     def async_reset(self) -> None:
         """Queue a reset of every env without waiting for the results."""
         self._resetting(None, lambda s: self._pool.send_reset(None, s))
+
+    def xla(self) -> tuple[Any, Callable, Callable, Callable]:
+        """``(handle, recv, send, step)``: this pool's calls as JAX functions for jitted
+        programs (EnvPool's API; see :mod:`envpool.xla`). Needs JAX
+        (``pip install "envpool[jax]"``)."""
+        from envpool.xla import make_xla
+
+        return make_xla(self)
+
+    def _xla_bind(self) -> Any:
+        """This pool's XLA registry slot (made once): the handle's id, bound to the
+        current engine pool and rebound when reset() rebuilds a closed one."""
+        if self._xla_slot is None:
+            self._xla_slot = _envpool.XlaSlot(self._pool._engine())
+        return self._xla_slot
+
+    def _xla_rebind(self) -> None:
+        if self._xla_slot is not None:
+            self._xla_slot.bind(self._pool._engine())
+
+    def _xla_package(self, result: tuple) -> Any:
+        """The interface's result of an XLA recv/step, from the engine's 7-tuple of JAX
+        arrays (the counterpart of the interface's _package)."""
+        raise NotImplementedError
 
     def seed(self, seed: int | list[int] | None = None) -> None:
         """Reseed at the next reset() that is given no seed: env i gets ``seed + i``

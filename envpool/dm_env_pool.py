@@ -77,6 +77,14 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
             raise
         return self._package(result)
 
+    def _xla_package(self, result: tuple) -> dm_env.TimeStep:
+        """_package with JAX arrays (no in-place assignment)."""
+        import jax.numpy as jnp
+
+        obs, reward, terminated, truncated, discount, info, _ = result
+        step_type = jnp.where(terminated | truncated, _LAST, (info["elapsed_step"] != 0).astype(jnp.int32))
+        return self._timestep(step_type, reward, discount, obs, info)
+
     def _package(self, result: tuple) -> dm_env.TimeStep:
         obs, reward, terminated, truncated, discount, info = (
             result.obs,
@@ -89,5 +97,8 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
         # FIRST = 0 at a reset, LAST = 2 at the end of an episode, else MID = 1.
         step_type = (info["elapsed_step"] != 0).view(np.int8).astype(np.int32)
         step_type[terminated | truncated] = _LAST
+        return self._timestep(step_type, reward, discount, obs, info)
+
+    def _timestep(self, step_type: Any, reward: Any, discount: Any, obs: Any, info: dict[str, Any]) -> dm_env.TimeStep:
         values = [(obs[key] if isinstance(obs, dict) else obs) if kind == "obs" else info[key] for kind, key in self._sources]
         return dm_env.TimeStep(step_type, reward, discount, self.State(values[0], _Players(values[0]), *values[1:]))

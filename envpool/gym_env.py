@@ -152,6 +152,9 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
         obs, info = result.obs, result.info
         return (obs, info) if self._return_info else obs
 
+    def _xla_package(self, result: tuple) -> tuple:
+        return self._package(result)  # pure array operations: JAX arrays take them too
+
     def _package(self, result: tuple) -> tuple:
         obs, reward, terminated, truncated, info = result.obs, result.reward, result.terminated, result.truncated, result.info
         if self._legacy:

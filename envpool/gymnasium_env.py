@@ -78,6 +78,11 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
                                  "in async mode reset(env_id=ids) or send/recv")
             if self._last_obs is None:
                 raise RuntimeError("reset with a reset_mask needs a full reset() first")
+            if self._xla_slot is not None:
+                raise RuntimeError(
+                    "options['reset_mask'] merges the reset rows into the last observations of the Python "
+                    "calls, which XLA steps bypass: once xla() is in use, reset(env_id=ids) (only those rows)"
+                )
             # Its own batch: exactly these envs, whatever else is in flight.
             package: Any = lambda r: self._merge_masked(ids, r.obs, r.info)  # noqa: E731
             try:
@@ -182,6 +187,20 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
             self._last_obs = obs  # _remember's common case, inline: the hot path
         else:
             self._remember(obs, info, full)
+        return obs, reward, terminated, truncated, info
+
+    def _xla_package(self, result: tuple) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """_package with JAX arrays. Same-step autoreset: info["final_obs"] holds the final
+        observations as an array (zero rows where no episode ended), as JAX arrays
+        cannot hold Python's None."""
+        obs, reward, terminated, truncated, _, info, final = result
+        if final is not None:
+            done = terminated | truncated
+            final_obs, final_info = final
+            info["final_obs"] = final_obs
+            info["_final_obs"] = done
+            info["final_info"] = {**final_info, **{f"_{k}": done for k in final_info}}
+            info["_final_info"] = done
         return obs, reward, terminated, truncated, info
 
     def _merge_masked(self, ids: np.ndarray, obs: Any, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:

@@ -327,6 +327,39 @@ def test_mujoco_fatal_error_is_an_exception(tmp_path) -> None:
     assert "survived" in p.stdout
 
 
+@pytest.mark.skipif(not MUJOCO, reason="no MuJoCo in this build")
+def test_mujoco_warning_is_a_python_warning(tmp_path) -> None:
+    """MuJoCo's mju_warning (here: an unstable simulation, whose step MuJoCo
+    resets) prints and appends to MUJOCO_LOG.TXT in the working directory by
+    default; here it is a RuntimeWarning from the pool call, and no file."""
+    import os
+
+    import gymnasium
+
+    xml = open(os.path.join(os.path.dirname(gymnasium.__file__), "envs/mujoco/assets/hopper.xml")).read()
+    unstable = tmp_path / "hopper_unstable.xml"
+    unstable.write_text(xml.replace("<option ", '<option gravity="0 0 -1e12" ', 1))
+    p = run_python(
+        f"""
+        import os, warnings
+        import numpy as np, envpool
+        os.chdir({str(tmp_path)!r})
+        e = envpool.make("Hopper-v4", env_type="gymnasium", num_envs=2, xml_file={str(unstable)!r})
+        e.reset()
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            e.step(np.zeros((2, 3), np.float32))
+        messages = [str(x.message) for x in w if x.category is RuntimeWarning]
+        assert any(m.startswith("MuJoCo warning: ") and "unstable" in m for m in messages), messages
+        e.step(np.zeros((2, 3), np.float32))  # the pool lives on
+        print("warned")
+        """
+    )
+    assert "warned" in p.stdout
+    assert "MuJoCo" not in p.stdout
+    assert not (tmp_path / "MUJOCO_LOG.TXT").exists()
+
+
 def test_masked_reset_after_partial_batches_merges_every_env() -> None:
     """recv() of a partial send, step(a, env_id) and EnvPool's dict action with env ids
     all update the rows a later masked reset merges into; no copy per step."""

@@ -132,3 +132,38 @@ def test_bad_multi_task_arguments() -> None:
         envpool.make("CartPole-v1", env_type="gymnasium", task_options={})
     with pytest.raises(ValueError, match="unknown task id"):
         envpool.make(["CartPole-v1", "NoSuchTask-v0"], env_type="gymnasium")
+
+
+def test_xla_on_a_multi_task_pool() -> None:
+    """xla() steps a multi-task pool bit for bit like the Python path (info["task_id"] included)."""
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+
+    def make():
+        return envpool.make(
+            ["CartPole-v1", "CartPole-v0"],
+            env_type="gymnasium",
+            num_envs=4,
+            seed=2,
+            task_options={"CartPole-v0": {"max_episode_steps": 4}},
+        )
+
+    acts = np.random.default_rng(0).integers(0, 2, size=(12, 4)).astype(np.int32)
+    ref = make()
+    ref.reset()
+    want = [ref.step(a) for a in acts]
+    env = make()
+    handle, _, _, step = env.xla()
+    env.reset()
+
+    def body(h, a):
+        h, (obs, rew, term, trunc, info) = step(h, a)
+        return h, (obs, rew, term, trunc, info["task_id"])
+
+    _, (obs, rew, term, trunc, task_id) = jax.jit(lambda h: jax.lax.scan(body, h, jnp.asarray(acts)))(handle)
+    for t, (o, r, te, tr, info) in enumerate(want):
+        np.testing.assert_array_equal(np.asarray(obs[t]), o)
+        np.testing.assert_array_equal(np.asarray(rew[t]), r)
+        np.testing.assert_array_equal(np.asarray(term[t]), te)
+        np.testing.assert_array_equal(np.asarray(trunc[t]), tr)
+        np.testing.assert_array_equal(np.asarray(task_id[t]), info["task_id"])

@@ -41,11 +41,6 @@ class StateRow {
     if (claim_ != nullptr && !claim_->claimed) claim_->claim(claim_);
     return reinterpret_cast<T*>(ptrs_[key.index]);
   }
-  // TEMPORARY: index access for the MuJoCo family until its per-task port.
-  template <class T>
-  T* Out(int key) const {
-    return (*this)[StateKey<T>{key}];
-  }
 
  private:
   char* const* ptrs_;
@@ -61,11 +56,6 @@ class ActionRow {
   const T* operator[](ActionKey<T> key) const {
     types_.Check(key.index, DTypeOf<T>(), "action");
     return reinterpret_cast<const T*>(ptrs_[key.index]);
-  }
-  // TEMPORARY: index access for the MuJoCo family until its per-task port.
-  template <class T>
-  const T* In(int key) const {
-    return (*this)[ActionKey<T>{key}];
   }
 
  private:

@@ -163,6 +163,27 @@ class EnvPool {
   EnvPool(const EnvPool&) = delete;
   EnvPool& operator=(const EnvPool&) = delete;
 
+  // Marks this thread's pool calls, while alive, as made on behalf of a
+  // caller whose calls are already ordered one after another (XLA may run its
+  // custom calls on threads of its own, ordered by the data they pass on):
+  // they never count as a second calling thread, so a recv() that could
+  // never complete still raises instead of waiting for a send() that no
+  // other thread will make.
+  class SequencedCaller {
+   public:
+    SequencedCaller() { Flag() = true; }
+    ~SequencedCaller() { Flag() = false; }
+    SequencedCaller(const SequencedCaller&) = delete;
+    SequencedCaller& operator=(const SequencedCaller&) = delete;
+    static bool active() { return Flag(); }
+
+   private:
+    static bool& Flag() {
+      thread_local bool flag = false;
+      return flag;
+    }
+  };
+
   const PoolOptions& options() const { return opt_; }
   const EnvSpec& env_spec() const { return env_spec_; }
   const StateLayout& layout() const { return layout_; }
@@ -348,6 +369,7 @@ class EnvPool {
   // that finds too few envs in flight waits for another thread's send()
   // instead of raising.
   void NoteCaller() {
+    if (SequencedCaller::active()) return;
     const std::thread::id me = std::this_thread::get_id();
     if (first_caller_ == std::thread::id()) {
       first_caller_ = me;

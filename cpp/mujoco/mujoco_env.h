@@ -1,13 +1,11 @@
-// The MuJoCo family: gymnasium's MuJoCo locomotion and manipulation tasks
-// (Ant, HalfCheetah, Hopper, Humanoid, HumanoidStandup,
-// InvertedDoublePendulum, InvertedPendulum, Pusher, Reacher, Swimmer,
-// Walker2d), each in its -v4 and -v5 flavour, on the real libmujoco.
+// The MuJoCo family's shared base: what every task on the real libmujoco
+// needs. The tasks themselves (gymnasium's, v4 and v5 of each in one file)
+// are in cpp/mujoco/gym/; cpp/mujoco/register.cc registers them.
 //
-// One generic env class runs every task; a table (TaskDefs) names each
-// task+version, its model file, frame skip and config defaults (which are
-// exactly the keyword arguments of gymnasium's class for that version), and
-// a few switch statements hold the per-task observation, reward and
-// termination rules.
+// Semantics follow gymnasium 1.x arithmetic for arithmetic: the float32
+// action is written to the float64 ctrl, control costs of the action are
+// float32 with numpy's summation order (np.sum(np.square(action)) is a
+// float32 in gymnasium), and 2/3-vector norms use numpy's dot (an FMA chain).
 //
 // Besides gymnasium's keywords every task has:
 //   xml_file      the model file (also a v4 key here, where gymnasium hard
@@ -28,56 +26,33 @@
 #ifndef ENVPOOL_MUJOCO_MUJOCO_ENV_H_
 #define ENVPOOL_MUJOCO_MUJOCO_ENV_H_
 
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cpp/core/env.h"
 #include "cpp/core/spec.h"
+#include "cpp/mujoco/render.h"
 
 namespace envpool::mujoco {
-
-enum class Task {
-  kAnt,
-  kHalfCheetah,
-  kHopper,
-  kHumanoid,
-  kHumanoidStandup,
-  kInvertedDoublePendulum,
-  kInvertedPendulum,
-  kPusher,
-  kReacher,
-  kSwimmer,
-  kWalker2d,
-};
-
-struct TaskDef {
-  std::string name;  // family name, e.g. "Ant-v4"
-  Task task;
-  int version;            // 4 or 5
-  std::string xml_file;   // default model file
-  int frame_skip;         // default frame skip
-  int max_episode_steps;  // gymnasium's registered default
-  Config defaults;        // the family's config keys and defaults
-};
-
-// Every task+version, in registration order.
-const std::vector<TaskDef>& TaskDefs();
 
 // Throws std::runtime_error when the headers we compiled against and the
 // libmujoco loaded at run time disagree.
 void CheckMujocoVersion();
-// Makes MuJoCo's fatal errors C++ exceptions instead of exit().
-void InstallMujocoErrorHandler();
-
-EnvSpec MakeSpec(const TaskDef& def, const Config& config);
-std::unique_ptr<Env> MakeEnv(const TaskDef& def, const Config& config,
-                             int env_id);
-// A bare model+data stepping frame_skip mj_steps per call with random ctrl.
-std::function<void()> MakeRawStepper(const TaskDef& def, const Config& config,
-                                     uint64_t seed);
+// MuJoCo's fatal errors become C++ exceptions (its default calls exit()) and
+// its warnings Python RuntimeWarnings (its default prints them and appends
+// them to MUJOCO_LOG.TXT in the working directory).
+void InstallMujocoHandlers();
 
 // numpy's float reduction order (pairwise summation with 8 accumulators),
 // so float32 costs round exactly like gymnasium's np.sum.
@@ -102,6 +77,196 @@ T NumpySum(const T* a, int n) {
   n2 -= n2 % 8;
   return NumpySum(a, n2) + NumpySum(a + n2, n - n2);
 }
+
+// np.linalg.norm of a 2/3-vector is a dot product, which numpy computes as
+// an FMA chain.
+inline double Norm2(double x, double y) { return std::sqrt(std::fma(y, y, x * x)); }
+inline double Norm3(double x, double y, double z) { return std::sqrt(std::fma(z, z, std::fma(y, y, x * x))); }
+inline double Clip(double x, double lo, double hi) { return std::min(std::max(x, lo), hi); }
+
+// A (min, max) config pair, e.g. healthy_z_range.
+struct Range {
+  double lo, hi;
+};
+Range GetRange(const Config& c, const std::string& key);
+
+// A task's config table, in one order for every task: xml_file, frame_skip
+// (a keyword from v5 on; v4 hard codes it), the task's own keywords, then
+// assets_dir and expose_state.
+Config GymDefaults(int version, const std::string& xml_file, int frame_skip,
+                   std::initializer_list<std::pair<std::string, ConfigValue>> keys);
+
+// Appends the rendering and pixel-observation keys (see the list above) to a
+// task's config table; default_camera_config is the task's (gymnasium's
+// DEFAULT_CAMERA_CONFIG of its class, as CameraConfig text).
+void AddRenderDefaults(Config* c, const std::string& default_camera_config);
+
+// Appends arrays to one observation row.
+class ObsWriter {
+ public:
+  explicit ObsWriter(double* o) : o_(o) {}
+  void Put(double v) { o_[k_++] = v; }
+  void Put(const double* src, int n) {
+    std::copy(src, src + n, o_ + k_);
+    k_ += n;
+  }
+  void PutClipped(const double* src, int n, double limit) {
+    for (int i = 0; i < n; ++i) o_[k_ + i] = Clip(src[i], -limit, limit);
+    k_ += n;
+  }
+
+ private:
+  double* o_;
+  int k_ = 0;
+};
+
+// Humanoid's body-state observation after qpos and qvel: com inertia, com
+// velocity, actuator forces and external contact forces. v4 observes every
+// body and dof; v5 drops the world body and the free joint's 6 dofs, and
+// each array has an include_*_in_observation switch.
+struct BodyStateObs {
+  bool v5;
+  bool cinert = true, cvel = true, qfrc_actuator = true, cfrc_ext = true;
+  BodyStateObs(const Config& c, bool v5);
+  int Size(const mjModel* m) const;
+  void Write(ObsWriter* w, const mjModel* m, const mjData* d) const;
+};
+
+class MujocoEnv;
+
+// What every MuJoCo task writes and reads. A task's Spec derives from it,
+// adds its info keys with Info() in gymnasium's order, then calls Finish().
+// With from_pixels, Finish() turns "obs" into the pixel array: tasks write
+// their state observation through MujocoEnv::StateObs(out), never out[obs].
+struct MujocoSpec : EnvSpec {
+  StateKey<double> obs;
+  ActionKey<float> action;
+  // from_pixels: the (3, img_height, img_width) frame ("obs"), the state
+  // observation's size, and info "state" with state_in_info (else -1).
+  StateKey<uint8_t> pixels;
+  int state_size = 0;
+  StateKey<double> state_info;
+  // Every scalar info key, for Reset to zero the ones without a reset value.
+  std::vector<StateKey<double>> infos;
+  // Absent (index -1) unless AddTendonInfo / expose_state.
+  StateKey<double> tendon_length, tendon_velocity;
+  StateKey<double> qpos0, qvel0;
+
+  explicit MujocoSpec(int obs_size) : obs(AddState<double>("obs", {obs_size})) {}
+  StateKey<double> Info(const std::string& name) {
+    infos.push_back(AddState<double>("info:" + name, {}));
+    return infos.back();
+  }
+  void AddTendonInfo(const mjModel* m);
+  // The expose_state keys and the action (ctrl, in the actuators' ranges).
+  void Finish(const MujocoEnv& env);
+};
+
+// The shared part of a task: one mjData on the shared read-only mjModel, the
+// reset sequence, the frame-skipped stepper and the costs several tasks use.
+// A task implements ResetModel (its reset noise), WriteReset (observation
+// and reset info) and StepModel (simulate, observation, reward, info).
+class MujocoEnv : public Env {
+ public:
+  ~MujocoEnv() override;
+  MujocoEnv(const MujocoEnv&) = delete;
+  MujocoEnv& operator=(const MujocoEnv&) = delete;
+
+  void Seed(uint64_t seed) override {
+    rng_.seed(seed);
+    normal_.reset();  // a cached second normal must not outlive the seed
+  }
+  void Reset(const StateRow& out) final;
+  StepResult Step(const ActionRow& action, const StateRow& out) final;
+
+  virtual const MujocoSpec& spec() const = 0;
+  const mjModel* model() const { return m_; }
+  const std::string& xml_path() const { return xml_path_; }
+  int frame_skip() const { return frame_skip_; }
+  bool expose_state() const { return expose_state_; }
+  bool from_pixels() const { return pixel_renderer_ != nullptr; }
+  bool state_in_info() const { return state_in_info_; }
+  // The pixel observation's {height, width}.
+  std::array<int, 2> pixel_size() const { return {pixels_.height, pixels_.width}; }
+
+  // render_mode="rgb_array": MuJoCo's renderer on this thread's GL context,
+  // as gymnasium's MujocoRenderer (render.h).
+  std::array<int, 2> RenderSize() const override { return {renderer_->height(), renderer_->width()}; }
+  void Render(uint8_t* rgb) override { renderer_->Render(d_, rgb); }
+
+ protected:
+  // fixed_frame_skip is v4's hard-coded frame skip, used where the config
+  // has no frame_skip key. Refuses models with fewer than min_nq/min_nv
+  // position/velocity coordinates than the task indexes.
+  MujocoEnv(const Config& c, int fixed_frame_skip, int min_nq, int min_nv);
+
+  // Where the task writes its observation: the obs row, or with from_pixels
+  // a scratch (kept as info "state" with state_in_info; obs is the frame).
+  double* StateObs(const StateRow& out) { return pixel_renderer_ != nullptr ? state_.data() : out[spec().obs]; }
+
+  virtual void ResetModel() = 0;
+  // Scalar infos are zero unless written here (gymnasium's reset info).
+  virtual void WriteReset(const StateRow& out) = 0;
+  virtual StepResult StepModel(const float* action, const StateRow& out) = 0;
+
+  // An info key this version lacks has index -1; its value is dropped.
+  static void SetInfo(const StateRow& out, StateKey<double> key, double v) {
+    if (key.index >= 0) *out[key] = v;
+  }
+
+  int BodyId(const char* name) const;
+  double Uniform(double lo, double hi) {
+    const double u = static_cast<double>(rng_() >> 11) * 0x1.0p-53;
+    return lo + (hi - lo) * u;
+  }
+  // init_qpos + U(-s, s), and qvel U(-s, s) or N(0, s) (gymnasium adds the
+  // zero init_qvel, which turns a -0.0 draw into +0.0).
+  void NoiseUniform(double s);
+  void NoiseUniformNormal(double s);
+
+  void Simulate(const float* action) {
+    for (int i = 0; i < m_->nu; ++i) d_->ctrl[i] = action[i];
+    for (int k = 0; k < frame_skip_; ++k) mj_step(m_, d_);
+  }
+
+  // w * np.sum(np.square(action)) with a float32 action: float32 throughout.
+  float SquareSum32(const float* a) {
+    for (int i = 0; i < m_->nu; ++i) sq32_[i] = a[i] * a[i];
+    return NumpySum(sq32_.data(), m_->nu);
+  }
+  float CtrlCost32(const float* a, double weight) { return static_cast<float>(weight) * SquareSum32(a); }
+  double SquareSum(const double* x, int n) {
+    for (int i = 0; i < n; ++i) sq64_[i] = x[i] * x[i];
+    return NumpySum(sq64_.data(), n);
+  }
+  void MassCenter(double* x, double* y) const;
+  bool StateFinite() const;
+
+  const mjModel* m_ = nullptr;  // shared by every env on the same file; never written
+  mjData* d_ = nullptr;
+  double dt_ = 0.0;  // seconds per agent step
+
+ private:
+  // Also renders the pixel observation (after the task's writes).
+  void WriteExtras(const StateRow& out, const MujocoSpec& spec);
+
+  std::string xml_path_;
+  int frame_skip_;
+  bool expose_state_;
+  std::vector<double> qpos0_, qvel0_;
+  RenderOptions pixels_;
+  bool state_in_info_ = false;
+  std::vector<double> state_;                       // the state observation, with from_pixels
+  std::unique_ptr<MujocoRenderer> renderer_;        // render()
+  std::unique_ptr<MujocoRenderer> pixel_renderer_;  // from_pixels
+  std::vector<float> sq32_;
+  std::vector<double> sq64_;
+  std::normal_distribution<double> normal_{0.0, 1.0};
+};
+
+// A bare copy of the env's model and a fresh mjData stepping frame_skip
+// mj_steps per call with random ctrl: the bench's raw ceiling.
+std::function<void()> MakeRawStepper(const MujocoEnv& env, uint64_t seed);
 
 }  // namespace envpool::mujoco
 

@@ -21,6 +21,7 @@
 #include "cpp/core/pool.h"
 #include "cpp/core/raw_ceiling.h"
 #include "cpp/core/warnings.h"
+#include "cpp/python/xla.h"
 
 namespace py = pybind11;
 using envpool::ArraySpec;
@@ -285,7 +286,7 @@ class PyPool {
     }
     {
       py::gil_scoped_release release;
-      pool_ = std::make_unique<envpool::EnvPool>(std::move(tasks), std::move(env_task), opt);
+      pool_ = std::make_shared<envpool::EnvPool>(std::move(tasks), std::move(env_task), opt);
     }
     IssueWarnings();  // e.g. from loading a model
     const auto& specs = pool_->layout().specs;
@@ -334,6 +335,7 @@ class PyPool {
   py::list action_spec() const { return SpecList(pool_->env_spec().action); }
   bool closed() const { return pool_->closed(); }
   int in_flight() const { return pool_->in_flight(); }
+  std::shared_ptr<envpool::EnvPool> engine() const { return pool_; }
 
   // Queue one step of each env in env_id (default: every env in sync mode,
   // the last batch's envs in async mode) without waiting.
@@ -808,7 +810,7 @@ class PyPool {
   const OutputKey& Common(int key) const { return common_[key]; }
 
   Config config_;
-  std::unique_ptr<envpool::EnvPool> pool_;
+  std::shared_ptr<envpool::EnvPool> pool_;  // shared with running XLA calls (xla.cc)
   std::vector<OutputKey> obs_, info_, final_obs_, final_info_, common_;
   std::vector<std::string> action_names_;
   std::vector<py::dtype> action_dtypes_;
@@ -868,6 +870,7 @@ PYBIND11_MODULE(_envpool, m) {
   m.def("raw_ceiling", &RawCeiling, py::arg("family"), py::arg("config"), py::arg("num_threads"),
         py::arg("seconds"), "Steps/s of the bare emulator/simulator, one env per thread, no engine");
 
+  RegisterXla(m);  // before Pool: Pool._engine returns its engine type
   py::class_<PyPool>(m, "Pool")
       .def(py::init<const std::string&, const py::dict&, bool>(), py::arg("family"), py::arg("config"),
            py::arg("with_discount") = true)
@@ -886,5 +889,6 @@ PYBIND11_MODULE(_envpool, m) {
       .def("reset", &PyPool::Reset, py::arg("env_id") = py::none(), py::arg("seed") = py::none(),
            py::arg("own_batch") = false)
       .def("render", &PyPool::Render, py::arg("env_id"))
-      .def("close", &PyPool::Close);
+      .def("close", &PyPool::Close)
+      .def("_engine", &PyPool::engine);
 }

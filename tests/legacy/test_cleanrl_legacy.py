@@ -1,5 +1,8 @@
 """CleanRL's published ``ppo_atari_envpool.py`` (cleanrl 1.2.0) runs unmodified
-against our envpool, with the legacy ``gym`` 0.23.1 API it was written for.
+against our envpool, with the legacy ``gym`` 0.23.1 API it was written for; so do
+its JAX scripts over ``xla()`` (``ppo_atari_envpool_xla_jax.py``,
+``ppo_atari_envpool_xla_jax_scan.py`` and its eval, ``cleanrl_utils/evals/
+ppo_envpool_jax_eval.py``), in a venv that adds flax and optax (see legacy_env.py).
 
 Old gym lives only in a separate venv (see legacy_env.py): the main test
 environment keeps the modern interfaces. The venv is built on first use
@@ -32,6 +35,17 @@ def legacy_python() -> Path:
         return ensure_legacy_venv()
     except subprocess.CalledProcessError as e:  # no PyPI access, no venv module, ...
         pytest.skip(f"could not build the legacy gym venv: {e}")
+
+
+@pytest.fixture(scope="module")
+def legacy_jax_python() -> Path:
+    for module in ("jax", "torch", "tensorboard"):  # from the main env (CleanRL logs with torch's SummaryWriter)
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"CleanRL's JAX scripts need {module} (test extra)")
+    try:
+        return ensure_legacy_venv(jax=True)
+    except subprocess.CalledProcessError as e:
+        pytest.skip(f"could not build the legacy gym + flax venv: {e}")
 
 
 def _run(python: Path, args: list[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -105,3 +119,61 @@ def test_cleanrl_ppo_atari_envpool_runs_unmodified(legacy_python, tmp_path):
     assert list((tmp_path / "runs").iterdir()), "no tensorboard run written"
     if task == "Breakout-v5":
         assert returns, "no game finished in 512 steps per env"
+
+
+def test_legacy_gym_xla_step_is_the_legacy_4_tuple(legacy_python, tmp_path):
+    """With gym 0.23, xla()'s step gives what step() gives: (obs, reward, done, info)
+    with info["TimeLimit.truncated"], bit for bit, inside a jitted lax.scan."""
+    if importlib.util.find_spec("jax") is None:
+        pytest.skip("no jax (test extra)")
+    script = textwrap.dedent(
+        """
+        import gym, jax, jax.numpy as jnp, numpy as np, envpool
+        assert gym.__version__ == "0.23.1"
+        cfg = dict(num_envs=3, seed=4, max_episode_steps=5)
+        py, xp = (envpool.make("CartPole-v1", env_type="gym", **cfg) for _ in range(2))
+        handle, recv, send, step = xp.xla()
+        acts = np.random.default_rng(0).integers(0, 2, size=(12, 3)).astype(np.int32)
+        py.reset(), xp.reset()
+        expected = [py.step(a) for a in acts]
+        handle, out = jax.jit(lambda h, a: jax.lax.scan(step, h, a))(handle, jnp.asarray(acts))
+        assert len(out) == 4 and "TimeLimit.truncated" in out[3]
+        for t, want in enumerate(expected):
+            got = jax.tree.map(lambda x: np.asarray(x[t]), out)
+            assert jax.tree.structure(want) == jax.tree.structure(got), t
+            for w, g in zip(jax.tree.leaves(want), jax.tree.leaves(got)):
+                assert w.dtype == g.dtype and w.tobytes() == g.tobytes(), t
+        assert np.asarray(out[3]["TimeLimit.truncated"]).any() and np.asarray(out[2]).any()
+        print("legacy-xla-ok")
+        """
+    )
+    proc = _run(legacy_python, ["-c", script], tmp_path)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert "legacy-xla-ok" in proc.stdout
+
+
+@pytest.mark.parametrize("name", ["ppo_atari_envpool_xla_jax", "ppo_atari_envpool_xla_jax_scan"])
+def test_cleanrl_jax_scripts_run_unmodified(legacy_jax_python, tmp_path, name):
+    """3 updates of 4 Breakout envs x 16 steps, the rollout stepping the envs through
+    xla() inside jit. The scan script also saves its model and runs CleanRL's eval
+    (cleanrl_utils/evals/ppo_envpool_jax_eval.py: 10 episodes, a video of the first)."""
+    task = "Breakout-v5"
+    if task not in envpool.list_all_envs():
+        pytest.skip("no Atari in this build")
+    locate = _run(legacy_jax_python, ["-c", f"import importlib.util as u; print(u.find_spec('cleanrl.{name}').origin)"], tmp_path)
+    assert locate.returncode == 0, locate.stderr[-2000:]
+    args = ["--env-id", task, "--total-timesteps", "192", "--num-envs", "4", "--num-steps", "16"]
+    args += ["--update-epochs", "1", "--cuda", "False", "--seed", "1"]
+    scan = name.endswith("_scan")
+    if scan:
+        args += ["--save-model", "True"]
+    proc = _run(legacy_jax_python, [locate.stdout.strip(), *args], tmp_path, timeout=1200)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    sps = re.findall(r"SPS: (\d+)", proc.stdout)
+    print(f"CleanRL {name}.py on {task}: SPS per update {sps}")
+    assert len(sps) == 3  # every update ran
+    assert list((tmp_path / "runs").iterdir()), "no tensorboard run written"
+    if scan:
+        returns = re.findall(r"eval_episode=\d+, episodic_return=(-?[\d.]+)", proc.stdout)
+        assert len(returns) == 10, proc.stdout[-2000:]
+        assert list(tmp_path.glob("videos/*/0.mp4")), "the eval wrote no video"

@@ -1,0 +1,338 @@
+"""``pool.xla()``: a pool's send/recv/step as JAX functions, for stepping envs inside
+jitted programs (``lax.scan``, ``fori_loop``, ``while_loop``) with no Python per step.
+
+EnvPool 1.2's API::
+
+    handle, recv, send, step = envs.xla()
+    handle = send(handle, action, env_id=None)
+    handle, result = recv(handle)
+    handle, result = step(handle, action, env_id=None)   # recv(send(...))
+
+``result`` is what the pool's Python ``recv()`` returns for its interface (gymnasium,
+gym or dm), as JAX arrays. Each call is one XLA FFI custom call into the C++ engine
+(cpp/python/xla.cc): no Python callback. The handle stands for the pool and orders the
+calls: each takes a handle and returns the next one. The calls are side-effecting custom
+calls, so XLA does not drop one whose returned handle goes unused (EnvPool's documented
+async loop sends and receives on the same incoming handle).
+
+The calls run on the CPU only; compiling them for another platform raises at
+lowering. Inputs are checked as the Python path checks them: shapes and dtypes while
+tracing, action ranges and env ids when the call runs (an error then is a
+``JaxRuntimeError`` carrying the Python path's message; called eagerly, the Python
+path's exception type is raised instead).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+import numpy as np
+
+try:
+    import jax
+    import jax.numpy as jnp
+    from jax.extend.core import Primitive
+    from jax.interpreters import mlir
+except ImportError as e:  # pragma: no cover - exercised in a venv without jax
+    raise ImportError('pool.xla() needs JAX: pip install "envpool[jax]"') from e
+
+from envpool import _envpool
+from envpool._pool import Batch
+
+if not getattr(_envpool, "has_xla", False):
+    raise ImportError(
+        "pool.xla() needs envpool's XLA handlers, which this build of envpool lacks: jaxlib's FFI "
+        'headers were not found when it was built. pip install "envpool[jax]" into the building '
+        "environment, then rebuild envpool (the build finds the headers in the installed jaxlib)."
+    )
+
+_TARGETS = {name: f"envpool_{name}" for name in ("send", "recv", "step")}
+_registered = False
+_register_lock = threading.Lock()
+
+
+def _register_targets() -> None:
+    """Registers the FFI handlers once per process (they serve every pool: the pool is
+    an attribute of each call)."""
+    global _registered
+    with _register_lock:
+        if _registered:
+            return
+        for name, capsule in _envpool.xla_handlers().items():
+            jax.ffi.register_ffi_target(_TARGETS[name], capsule, platform="cpu")
+        _registered = True
+
+
+# The handle passes through this identity before every call: its lowering
+# exists for the CPU only, so compiling for another platform fails here, with
+# this message, instead of in XLA's compiler with an unknown custom call.
+_cpu_only_p = Primitive("envpool_xla_cpu_only")
+_cpu_only_p.def_impl(lambda handle: handle)
+_cpu_only_p.def_abstract_eval(lambda handle: handle)
+mlir.register_lowering(_cpu_only_p, lambda ctx, handle: [handle], platform="cpu")
+
+
+def _not_on_cpu(ctx: Any, handle: Any) -> Any:
+    platforms = ", ".join(repr(p) for p in ctx.module_context.platforms)
+    raise RuntimeError(
+        f"envpool's XLA functions (send/recv/step) run on the CPU only, but this program is compiled "
+        f"for {platforms}: run it on the CPU (e.g. inside `with jax.default_device(jax.devices('cpu')[0]):`, "
+        "or with JAX_PLATFORMS=cpu)"
+    )
+
+
+mlir.register_lowering(_cpu_only_p, _not_on_cpu)
+
+# XLA error code (what cpp/python/xla.cc returns) -> the exception type the
+# Python path raises for the same error.
+_ERROR_TYPES = {
+    "INVALID_ARGUMENT": ValueError,
+    "OUT_OF_RANGE": IndexError,
+    "ABORTED": OverflowError,
+    "RESOURCE_EXHAUSTED": MemoryError,
+    "FAILED_PRECONDITION": RuntimeError,
+    "UNKNOWN": RuntimeError,
+}
+
+
+def _python_error(error: Exception) -> Exception:
+    """The Python path's exception for an XLA runtime error from the handlers."""
+    text = str(error)
+    code, sep, message = text.partition(": ")
+    kind = _ERROR_TYPES.get(code) if sep else None
+    return kind(message) if kind is not None else error
+
+
+def _tracing(*args: Any) -> bool:
+    return any(isinstance(x, jax.core.Tracer) for x in jax.tree.leaves(args))
+
+
+def _eager(fn: Callable, precheck: Callable | None = None) -> Callable:
+    """``fn`` (jitted) for eager calls: waits for the result, so an error surfaces in
+    the call, as the Python path's exception. Inside a trace it is just ``fn``."""
+
+    def call(handle: Any, *args: Any, **kwargs: Any) -> Any:
+        if _tracing(handle, args, kwargs):
+            return fn(handle, *args, **kwargs)
+        if precheck is not None:
+            precheck(*args, **kwargs)
+        try:
+            return jax.block_until_ready(fn(handle, *args, **kwargs))
+        except jax.errors.JaxRuntimeError as e:
+            converted = _python_error(e)
+            if converted is e:
+                raise
+            raise converted from e
+
+    call.__name__ = call.__qualname__ = fn.__name__
+    call.__doc__ = fn.__doc__
+    return call
+
+
+def _wide(value: Any) -> bool:
+    """A concrete 64-bit integer array (or list) with values beyond the int32 range."""
+    if isinstance(value, jax.Array):
+        return False
+    try:
+        arr = np.asarray(value)
+    except Exception:  # noqa: BLE001 - not array-like: the trace-time checks report it
+        return False
+    if arr.dtype.kind not in "iu" or arr.dtype.itemsize < 8 or arr.size == 0:
+        return False
+    info = np.iinfo(np.int32)
+    return bool(arr.max() > info.max or arr.min() < info.min)
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return str(tuple(int(d) for d in shape))
+
+
+def _expected(shape: tuple[int, ...], n: int) -> str:
+    return _shape_text((n, *shape))
+
+
+class XlaOps:
+    """One pool's XLA functions. Interfaces shape results with their ``_xla_package``."""
+
+    def __init__(self, pool: Any) -> None:
+        if int(pool.config.get("frame_stack", 1)) > 1:
+            raise NotImplementedError(
+                "xla() does not support frame_stack > 1 (the stacking runs in Python); "
+                "stack observations in the jitted program instead"
+            )
+        _register_targets()
+        self.pool = pool
+        self.slot = pool._xla_bind()
+        engine = pool._pool
+        self.state_spec = [(s[0], np.dtype(s[1]), tuple(s[2])) for s in engine.state_spec]
+        self.action_spec = [(s[0], np.dtype(s[1]), tuple(s[2]), s[3], s[4]) for s in engine.action_spec]
+        self.names = [s[0] for s in self.action_spec]
+        self.labels = ["action" if n == "action" else f"action['{n[7:]}']" for n in self.names]
+        self.num_envs = int(pool.config["num_envs"])
+        self.batch_size = int(pool.config["batch_size"]) or self.num_envs
+        self.sync = self.batch_size == self.num_envs
+        self.with_discount = pool._WITH_DISCOUNT
+        handle_bytes = np.frombuffer(np.int64(self.slot.id).tobytes(), dtype=np.uint8)
+        self.handle = jnp.asarray(handle_bytes)
+
+    # -- argument checks: the Python binding's, with its messages ---------------
+    def _key_list(self) -> str:
+        return "{" + ", ".join(f"'{n[7:]}'" for n in self.names) + "}"
+
+    def _actions(self, action: Any, n: int) -> list[Any]:
+        if self.names == ["action"]:
+            if isinstance(action, dict):
+                raise TypeError("this env takes an array action, not a dict")
+            return [self._action(0, action, n)]
+        if not isinstance(action, dict):
+            raise TypeError(f"this env takes a dict action with keys {self._key_list()}")
+        if len(action) != len(self.names):
+            raise ValueError(f"action dict must have exactly the keys {self._key_list()}")
+        out = []
+        for k, name in enumerate(self.names):
+            if name[7:] not in action:
+                raise ValueError(f"action dict is missing key '{name[7:]}'")
+            out.append(self._action(k, action[name[7:]], n))
+        return out
+
+    def _action(self, k: int, value: Any, n: int) -> Any:
+        _, dtype, shape, _, _ = self.action_spec[k]
+        label = self.labels[k]
+        arr = jnp.asarray(value)
+        kind = np.dtype(arr.dtype).kind
+        is_float = dtype.kind == "f"
+        if not (kind in "iu" or (is_float and kind == "f")):
+            raise TypeError(f"{label} has dtype {np.dtype(arr.dtype)}, which cannot be cast to {dtype}")
+        if arr.ndim != len(shape) + 1 or arr.shape[0] != n:
+            raise ValueError(f"{label} has shape {_shape_text(arr.shape)}, expected {_expected(shape, n)}")
+        if tuple(arr.shape[1:]) != shape:
+            raise ValueError(f"{label} has the wrong shape, expected {_expected(shape, n)}")
+        if kind == "f" and arr.dtype not in (jnp.float32, jnp.float64):
+            arr = arr.astype(jnp.float32)  # exact; the handlers read 32 and 64-bit floats
+        return arr
+
+    def _env_ids(self, env_id: Any) -> Any:
+        """The env ids as an integer array (None: every env, sync mode only). Range
+        checks happen when the call runs."""
+        if env_id is None:
+            if not self.sync:
+                raise ValueError(
+                    "in async mode an XLA send()/step() needs env_id: the ids of the envs the actions "
+                    "are for (e.g. info['env_id'] of the last recv)"
+                )
+            return None
+        ids = jnp.asarray(env_id)
+        if ids.ndim == 0 and np.dtype(ids.dtype).kind in "iu":
+            ids = ids.reshape(1)  # one env, as an int env_id names it (jit makes ints 0-d arrays)
+        if ids.ndim != 1:
+            raise TypeError("env_id must be an int or a 1-D sequence of ints")
+        if ids.shape[0] and np.dtype(ids.dtype).kind not in "iu":
+            raise TypeError(f"env_id must hold integers, got dtype {np.dtype(ids.dtype)}")
+        return ids
+
+    def _check_wide_ints(self, action: Any, env_id: Any = None) -> None:
+        """Eager calls: without jax_enable_x64, JAX wraps 64-bit integers into 32 bits
+        when they enter a jitted function, so an env id or discrete action that would not
+        survive is refused here, with the Python path's message (the handlers check
+        the rest when the call runs)."""
+        if jax.config.jax_enable_x64:
+            return
+        action, env_id = self.pool._split_action(action, env_id)
+        if env_id is not None and _wide(env_id):
+            for v in np.asarray(env_id).ravel().tolist():
+                if v > np.iinfo(np.int64).max:
+                    raise ValueError(f"env_id {v} is out of range")
+                if not 0 <= v < self.num_envs:
+                    raise ValueError(f"env_id {v} is out of range [0, {self.num_envs})")
+        values = action if isinstance(action, dict) else {"": action}
+        for k, (name, _, shape, low, high) in enumerate(self.action_spec):
+            value = values.get(name[7:])
+            if value is None or not _wide(value) or shape != () or not (np.isfinite(low[0]) and np.isfinite(high[0])):
+                continue
+            lo, hi = int(low[0]), int(high[0])
+            for i, v in enumerate(np.asarray(value).ravel().tolist()):
+                if not lo <= v <= hi:
+                    raise ValueError(f"{self.labels[k]} {v} (row {i}) is out of range [{lo}, {hi}]")
+
+    def _send_args(self, action: Any, env_id: Any) -> list[Any]:
+        action, env_id = self.pool._split_action(action, env_id)
+        ids = self._env_ids(env_id)
+        n = self.num_envs if ids is None else int(ids.shape[0])
+        actions = self._actions(action, n)
+        if n != self.batch_size:
+            raise ValueError(
+                f"an XLA send()/step() steps exactly batch_size={self.batch_size} envs, but env_id names {n}"
+            )
+        return actions if ids is None else [*actions, ids]
+
+    # -- the calls --------------------------------------------------------------
+    def _handle_struct(self) -> Any:
+        return jax.ShapeDtypeStruct((8,), jnp.uint8)
+
+    def _result_structs(self) -> list[Any]:
+        # 64-bit results come narrowed to 32 bits unless jax_enable_x64, as
+        # JAX narrows any 64-bit input (the handlers convert).
+        return [
+            jax.ShapeDtypeStruct((self.batch_size, *shape), jax.dtypes.canonicalize_dtype(dtype))
+            for _, dtype, shape in self.state_spec
+        ]
+
+    def _call(self, name: str, results: list[Any], handle: Any, *args: Any) -> Any:
+        call = jax.ffi.ffi_call(
+            _TARGETS[name],
+            [self._handle_struct(), *results],
+            has_side_effect=True,
+            input_output_aliases={0: 0},
+        )
+        return call(_cpu_only_p.bind(jnp.asarray(handle)), *args, pool=np.int64(self.slot.id))
+
+    def _raw(self, outs: list[Any]) -> Batch:
+        """The engine's Batch (obs, reward, terminated, truncated, discount, info, final),
+        as the binding groups a batch (module.cc's Package)."""
+        named = dict(zip((s[0] for s in self.state_spec), outs))
+        obs_keys = [k for k in named if k == "obs" or k.startswith("obs:")]
+        obs = named["obs"] if obs_keys == ["obs"] else {k[4:]: named[k] for k in obs_keys}
+        info = {k[5:]: v for k, v in named.items() if k.startswith("info:")}
+        info["players"] = {"env_id": info["env_id"]}
+        final = None
+        final_obs_keys = [k for k in named if k == "final:obs" or k.startswith("final:obs:")]
+        if final_obs_keys:
+            fobs = named["final:obs"] if final_obs_keys == ["final:obs"] else {k[10:]: named[k] for k in final_obs_keys}
+            final = (fobs, {k[11:]: v for k, v in named.items() if k.startswith("final:info:")})
+        discount = named["discount"] if self.with_discount else None
+        return Batch((obs, named["reward"], named["terminated"], named["truncated"], discount, info, final))
+
+    def functions(self) -> tuple[Any, Callable, Callable, Callable]:
+        package = self.pool._xla_package
+        recv_structs = self._result_structs
+
+        @jax.jit
+        def recv(handle: Any) -> tuple[Any, Any]:
+            """Wait for the next batch: ``(new_handle, result)``."""
+            handle, *outs = self._call("recv", recv_structs(), handle)
+            return handle, package(self._raw(outs))
+
+        @jax.jit
+        def send(handle: Any, action: Any, env_id: Any = None) -> Any:
+            """Queue one step of the envs in ``env_id`` (default, sync mode: every env);
+            returns the new handle."""
+            (handle,) = self._call("send", [], handle, *self._send_args(action, env_id))
+            return handle
+
+        @jax.jit
+        def step(handle: Any, action: Any, env_id: Any = None) -> tuple[Any, Any]:
+            """``recv(send(handle, action, env_id))`` in one call: ``(new_handle, result)``."""
+            handle, *outs = self._call("step", recv_structs(), handle, *self._send_args(action, env_id))
+            return handle, package(self._raw(outs))
+
+        check = self._check_wide_ints
+        return self.handle, _eager(recv), _eager(send, check), _eager(step, check)
+
+
+def make_xla(pool: Any) -> tuple[Any, Callable, Callable, Callable]:
+    """``(handle, recv, send, step)`` of a pool (see the module docstring)."""
+    return XlaOps(pool).functions()
+
+
+__all__ = ["make_xla"]
