@@ -61,8 +61,10 @@ def main() -> None:
     even, spread = np.median(results["even"]), np.median(results["10x spread"])
     print(f"num_envs={a.num_envs} batch_size={a.batch_size} threads={a.threads} mean step {a.mean_us} us")
     for name in cases:
-        print(f"  {name:11s} {np.median(results[name]):10.0f} steps/s (median of {a.rounds}); "
-              f"longest wait {waits[name]} batches")
+        print(
+            f"  {name:11s} {np.median(results[name]):10.0f} steps/s (median of {a.rounds}); "
+            f"longest wait {waits[name]} batches"
+        )
     print(f"  spread / even = {spread / even:.3f}")
 
 

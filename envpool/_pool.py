@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import collections.abc
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -243,7 +244,10 @@ def _multi_task_spec(tasks: Any, config: dict[str, Any]) -> EnvSpec:
 def _check_same_arrays(a: EnvSpec, b: EnvSpec) -> None:
     """A ValueError naming the first array where two tasks differ."""
     fields = ("dtype", "shape", "low", "high")
-    for kind, xs, ys in (("observation/info", a.state_spec, b.state_spec), ("action", a.action_arrays, b.action_arrays)):
+    for kind, xs, ys in (
+        ("observation/info", a.state_spec, b.state_spec),
+        ("action", a.action_arrays, b.action_arrays),
+    ):
         names_a, names_b = [x[0] for x in xs], [y[0] for y in ys]
         if names_a != names_b:
             only_a = [n for n in names_a if n not in names_b]
@@ -465,7 +469,9 @@ class PoolBase(EnvPoolMixin):
         if self.config.get("autoreset_mode") == "same_step":
             final = (obs, {k: v for k, v in info.items() if k not in ("env_id", "elapsed_step")})
         add_players(info)  # as the engine's batches have it
-        return Batch((obs, common["reward"], common["terminated"], common["truncated"], common["discount"], info, final))
+        return Batch(
+            (obs, common["reward"], common["terminated"], common["truncated"], common["discount"], info, final)
+        )
 
     def send(self, action: Any, env_id: Any = None) -> None:
         """Queue one step for each env in ``env_id`` (default: the last batch)."""

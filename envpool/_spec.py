@@ -69,7 +69,7 @@ class Config(dict):
         """The config keys (namedtuple's spelling, as in EnvPool)."""
         return tuple(self)
 
-    def _replace(self, **changes: Any) -> "Config":
+    def _replace(self, **changes: Any) -> Config:
         """A copy with some values changed (namedtuple's spelling, as in EnvPool)."""
         unknown = set(changes) - set(self)
         if unknown:

@@ -100,5 +100,7 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
         return self._timestep(step_type, reward, discount, obs, info)
 
     def _timestep(self, step_type: Any, reward: Any, discount: Any, obs: Any, info: dict[str, Any]) -> dm_env.TimeStep:
-        values = [(obs[key] if isinstance(obs, dict) else obs) if kind == "obs" else info[key] for kind, key in self._sources]
+        values = [
+            (obs[key] if isinstance(obs, dict) else obs) if kind == "obs" else info[key] for kind, key in self._sources
+        ]
         return dm_env.TimeStep(step_type, reward, discount, self.State(values[0], _Players(values[0]), *values[1:]))

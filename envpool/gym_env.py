@@ -156,7 +156,13 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
         return self._package(result)  # pure array operations: JAX arrays take them too
 
     def _package(self, result: tuple) -> tuple:
-        obs, reward, terminated, truncated, info = result.obs, result.reward, result.terminated, result.truncated, result.info
+        obs, reward, terminated, truncated, info = (
+            result.obs,
+            result.reward,
+            result.terminated,
+            result.truncated,
+            result.info,
+        )
         if self._legacy:
             info["TimeLimit.truncated"] = truncated & ~terminated
             return obs, reward, terminated | truncated, info

@@ -74,8 +74,10 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
                 raise ValueError("pass either env_id or options['reset_mask'], not both")
             ids = env_ids_from_mask(options["reset_mask"], self._num_envs)
             if self.is_async:
-                raise ValueError("options['reset_mask'] needs a sync pool (a full batch to merge into); "
-                                 "in async mode reset(env_id=ids) or send/recv")
+                raise ValueError(
+                    "options['reset_mask'] needs a sync pool (a full batch to merge into); "
+                    "in async mode reset(env_id=ids) or send/recv"
+                )
             if self._last_obs is None:
                 raise RuntimeError("reset with a reset_mask needs a full reset() first")
             if self._xla_slot is not None:
@@ -97,9 +99,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
             raise
         return self._reset_result(result, env_id is None)
 
-    def step(
-        self, actions: Any, env_id: Any = None
-    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every env (or, in async mode, the envs of the last batch), or the envs in
         ``env_id``, returning only their rows in that order."""
         # Every env, in env order: a sync step naming no envs (EnvPool's dict
@@ -170,9 +170,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
                 merged[ids] = obs
         return merged
 
-    def _package(
-        self, result: tuple, full: bool
-    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def _package(self, result: tuple, full: bool) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, reward, terminated, truncated, info, final = (
             result.obs,
             result.reward,

@@ -53,7 +53,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--max-grad-norm", type=float, default=0.5)
     p.add_argument("--clip-reward", type=int, default=1, help="1: learn from sign(reward)")
     p.add_argument("--life-loss-done", type=int, default=1, help="1: no bootstrapping across a lost life")
-    p.add_argument("--num-threads", type=int, default=0, help="threads stepping envs, the recv() thread included (0: one per core)")
+    p.add_argument(
+        "--num-threads", type=int, default=0, help="threads stepping envs, the recv() thread included (0: one per core)"
+    )
     p.add_argument("--torch-threads", type=int, default=0, help="0: torch's default")
     p.add_argument("--device", default="cpu")
     p.add_argument(
@@ -254,7 +256,9 @@ def train(args: argparse.Namespace) -> dict:
             writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
             writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
         if args.log_every and iteration % args.log_every == 0:
-            print(f"iter={iteration}/{num_iterations} global_step={global_step} mean_return({len(recent)})={mean:.1f} SPS={sps}")
+            print(
+                f"iter={iteration}/{num_iterations} global_step={global_step} mean_return({len(recent)})={mean:.1f} SPS={sps}"
+            )
 
     envs.close()
     if writer is not None:

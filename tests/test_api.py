@@ -22,7 +22,14 @@ def test_make_requires_known_env_type_and_task() -> None:
 
 def test_list_all_envs_and_register() -> None:
     ids = envpool.list_all_envs()
-    for task in ["CartPole-v0", "CartPole-v1", "Pendulum-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Acrobot-v1"]:
+    for task in [
+        "CartPole-v0",
+        "CartPole-v1",
+        "Pendulum-v1",
+        "MountainCar-v0",
+        "MountainCarContinuous-v0",
+        "Acrobot-v1",
+    ]:
         assert task in ids
     envpool.register("ShortCartPole-v0", "CartPole", max_episode_steps=5)
     env = envpool.make("ShortCartPole-v0", env_type="gymnasium", num_envs=2)
@@ -88,7 +95,12 @@ def test_gymnasium_next_step_autoreset() -> None:
 
 def test_gymnasium_same_step_autoreset() -> None:
     env = envpool.make(
-        "CartPole-v1", env_type="gymnasium", num_envs=3, max_episode_steps=3, autoreset_mode="same_step", expose_state=True
+        "CartPole-v1",
+        env_type="gymnasium",
+        num_envs=3,
+        max_episode_steps=3,
+        autoreset_mode="same_step",
+        expose_state=True,
     )
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     env.reset()

@@ -20,9 +20,7 @@ from envpool import _envpool
 
 
 def busy(num_envs: int, batch_size: int = 0, num_threads: int = 2, **config) -> _envpool.Pool:
-    return _envpool.Pool(
-        "Busy", {"num_envs": num_envs, "batch_size": batch_size, "num_threads": num_threads, **config}
-    )
+    return _envpool.Pool("Busy", {"num_envs": num_envs, "batch_size": batch_size, "num_threads": num_threads, **config})
 
 
 def ids_of(result) -> np.ndarray:
@@ -103,9 +101,7 @@ def test_slow_env_is_overtaken_but_comes_back() -> None:
 # -- errors -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("code", "exc"), [(-1, ValueError), (-2, IndexError), (-3, RuntimeError), (-4, RuntimeError)]
-)
+@pytest.mark.parametrize(("code", "exc"), [(-1, ValueError), (-2, IndexError), (-3, RuntimeError), (-4, RuntimeError)])
 @pytest.mark.parametrize("mode", ["next_step", "same_step"])
 def test_env_error_keeps_its_type_and_loses_nothing_sync(code: int, exc: type, mode: str) -> None:
     pool = busy(4, autoreset_mode=mode)
@@ -256,7 +252,10 @@ def test_threads_step_disjoint_envs_of_a_sync_pool() -> None:
         except Exception as e:  # noqa: BLE001
             errors.append(e)
 
-    ts = [threading.Thread(target=run, args=([t + threads * j for j in range(n // threads)][::-1],)) for t in range(threads)]
+    ts = [
+        threading.Thread(target=run, args=([t + threads * j for j in range(n // threads)][::-1],))
+        for t in range(threads)
+    ]
     for t in ts:
         t.start()
     for t in ts:

@@ -47,9 +47,26 @@ extern "C" void envpool_test_resize(const uint8_t* src, int sh, int sw, uint8_t*
 
 # (height, width) targets from a 210x160 (or other) source: integer factors
 # (2x2 fast path, 3x2, ...), the usual 84x84, non-integer down/up scales.
-SIZES = [(84, 84), (105, 80), (70, 80), (42, 32), (64, 64), (100, 120), (210, 160),
-         (96, 72), (110, 84), (200, 150), (211, 161), (250, 200), (300, 320), (1, 1),
-         (7, 13), (160, 210), (84, 160), (210, 84)]
+SIZES = [
+    (84, 84),
+    (105, 80),
+    (70, 80),
+    (42, 32),
+    (64, 64),
+    (100, 120),
+    (210, 160),
+    (96, 72),
+    (110, 84),
+    (200, 150),
+    (211, 161),
+    (250, 200),
+    (300, 320),
+    (1, 1),
+    (7, 13),
+    (160, 210),
+    (84, 160),
+    (210, 84),
+]
 
 
 @pytest.fixture(scope="module")
@@ -62,12 +79,20 @@ def resize_lib(tmp_path_factory: pytest.TempPathFactory):
     src.write_text(SOURCE)
     lib = tmp / "libresize_shim.so"
     # Same floating-point contract as the extension (no FMA contraction).
-    subprocess.run([cxx, "-std=c++20", "-O3", "-ffp-contract=off", "-shared", "-fPIC",
-                    f"-I{ROOT}", str(src), "-o", str(lib)], check=True)
+    subprocess.run(
+        [cxx, "-std=c++20", "-O3", "-ffp-contract=off", "-shared", "-fPIC", f"-I{ROOT}", str(src), "-o", str(lib)],
+        check=True,
+    )
     handle = ctypes.CDLL(str(lib))
-    handle.envpool_test_resize.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
-                                           ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
-                                           ctypes.c_int]
+    handle.envpool_test_resize.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_void_p,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+    ]
     handle.envpool_test_palette_max.argtypes = [ctypes.c_int] + [ctypes.c_void_p] * 4 + [ctypes.c_size_t]
     return handle
 
@@ -80,8 +105,7 @@ def ours(lib, img: np.ndarray, h: int, w: int, linear: bool) -> np.ndarray:
     for plane in planes:
         plane = np.ascontiguousarray(plane)
         dst = np.empty((h, w), np.uint8)
-        lib.envpool_test_resize(plane.ctypes.data, plane.shape[0], plane.shape[1],
-                                dst.ctypes.data, h, w, int(linear))
+        lib.envpool_test_resize(plane.ctypes.data, plane.shape[0], plane.shape[1], dst.ctypes.data, h, w, int(linear))
         out.append(dst)
     return out[0] if img.ndim == 2 else np.stack(out, axis=-1)
 
@@ -121,18 +145,18 @@ def test_random_images(resize_lib, linear: bool) -> None:
     rng = np.random.default_rng(0)
     for img in random_images(rng):
         for h, w in SIZES:
-            np.testing.assert_array_equal(ours(resize_lib, img, h, w, linear),
-                                          reference(img, h, w, linear),
-                                          err_msg=f"{img.shape} -> {(h, w)}")
+            np.testing.assert_array_equal(
+                ours(resize_lib, img, h, w, linear), reference(img, h, w, linear), err_msg=f"{img.shape} -> {(h, w)}"
+            )
 
 
 @pytest.mark.parametrize("linear", [False, True], ids=["area", "linear"])
 def test_atari_frames(resize_lib, linear: bool) -> None:
     for img in atari_frames():
         for h, w in SIZES:
-            np.testing.assert_array_equal(ours(resize_lib, img, h, w, linear),
-                                          reference(img, h, w, linear),
-                                          err_msg=f"{img.shape} -> {(h, w)}")
+            np.testing.assert_array_equal(
+                ours(resize_lib, img, h, w, linear), reference(img, h, w, linear), err_msg=f"{img.shape} -> {(h, w)}"
+            )
 
 
 @pytest.mark.slow
@@ -143,9 +167,11 @@ def test_many_random_sizes(resize_lib) -> None:
         h, w = rng.integers(1, 300, 2)
         img = rng.integers(0, 256, (sh, sw), dtype=np.uint8)
         for linear in (False, True):
-            np.testing.assert_array_equal(ours(resize_lib, img, h, w, linear),
-                                          reference(img, h, w, linear),
-                                          err_msg=f"{(sh, sw)} -> {(h, w)} linear={linear}")
+            np.testing.assert_array_equal(
+                ours(resize_lib, img, h, w, linear),
+                reference(img, h, w, linear),
+                err_msg=f"{(sh, sw)} -> {(h, w)} linear={linear}",
+            )
 
 
 def test_palette_max(resize_lib) -> None:
@@ -161,10 +187,8 @@ def test_palette_max(resize_lib) -> None:
             if n > 40:
                 a[37] |= 1  # an odd index: that block takes the fallback
             dst = np.empty(n, np.uint8)
-            resize_lib.envpool_test_palette_max(path, lut.ctypes.data, a.ctypes.data,
-                                                b.ctypes.data, dst.ctypes.data, n)
-            np.testing.assert_array_equal(dst, np.maximum(lut[a], lut[b]),
-                                          err_msg=f"path={path} n={n}")
+            resize_lib.envpool_test_palette_max(path, lut.ctypes.data, a.ctypes.data, b.ctypes.data, dst.ctypes.data, n)
+            np.testing.assert_array_equal(dst, np.maximum(lut[a], lut[b]), err_msg=f"path={path} n={n}")
 
 
 def test_bad_sizes_rejected(resize_lib) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from _trajectories import assert_same, collect
 
 TASKS = ["CartPole-v1", "Pendulum-v1", "MountainCarContinuous-v0", "Acrobot-v1"]

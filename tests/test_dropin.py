@@ -185,7 +185,17 @@ def test_spec_config_attribute_access() -> None:
 def test_state_and_action_array_spec() -> None:
     spec = envpool.make_spec("CartPole-v1")
     state = spec.state_array_spec
-    for key in ("info:env_id", "info:players.env_id", "elapsed_step", "done", "reward", "discount", "step_type", "trunc", "obs"):
+    for key in (
+        "info:env_id",
+        "info:players.env_id",
+        "elapsed_step",
+        "done",
+        "reward",
+        "discount",
+        "step_type",
+        "trunc",
+        "obs",
+    ):
         assert key in state, key
     assert state["obs"].shape == [4] and state["obs"].dtype == np.float32
     assert isinstance(state["obs"], envpool.python.protocol.ArraySpec)
@@ -235,7 +245,9 @@ def test_dm_dict_actions() -> None:
     ref = _make("dm")
     env.reset(), ref.reset()
     act = np.array([1, 0, 1, 1], np.int32)
-    ts = env.step({"action": act, "env_id": np.arange(N, dtype=np.int32), "players.env_id": np.arange(N, dtype=np.int32)})
+    ts = env.step(
+        {"action": act, "env_id": np.arange(N, dtype=np.int32), "players.env_id": np.arange(N, dtype=np.int32)}
+    )
     np.testing.assert_array_equal(ts.observation.obs, ref.step(act).observation.obs)
     ts = env.step({"action": act[:2], "env_id": np.array([3, 1], np.int32)})
     assert list(ts.observation.env_id) == [3, 1]
@@ -315,8 +327,9 @@ def test_episodic_life_plays_on_when_lives_reach_zero() -> None:
     # loss without a game over. EnvPool (0 < lives < previous lives) does not end the
     # episode there; the old rule (lives < previous lives) did. Checked step for step
     # against EnvPool 1.2.5 with these settings (terminated, lives, game overs, rewards).
-    env = _make("gymnasium", "WizardOfWor-v5", num_envs=2, seed=1, episodic_life=True, noop_max=1,
-                repeat_action_probability=0.0)
+    env = _make(
+        "gymnasium", "WizardOfWor-v5", num_envs=2, seed=1, episodic_life=True, noop_max=1, repeat_action_probability=0.0
+    )
     _, info = env.reset()
     prev = np.array(info["lives"])
     rng = np.random.default_rng(0)
@@ -358,9 +371,19 @@ def test_reset_after_close_rebuilds(env_type: str) -> None:
 
 def test_legacy_mujoco_ids_run_the_v4_dynamics() -> None:
     ids = envpool.list_all_envs()
-    for task in ("Ant-v3", "HalfCheetah-v3", "Hopper-v3", "Humanoid-v3", "HumanoidStandup-v2",
-                 "InvertedDoublePendulum-v2", "InvertedPendulum-v2", "Pusher-v2", "Reacher-v2",
-                 "Swimmer-v3", "Walker2d-v3"):
+    for task in (
+        "Ant-v3",
+        "HalfCheetah-v3",
+        "Hopper-v3",
+        "Humanoid-v3",
+        "HumanoidStandup-v2",
+        "InvertedDoublePendulum-v2",
+        "InvertedPendulum-v2",
+        "Pusher-v2",
+        "Reacher-v2",
+        "Swimmer-v3",
+        "Walker2d-v3",
+    ):
         assert task in ids
     # Ant-v3 observes the contact forces (gym's v3): 27 + 84
     assert envpool.make_spec("Ant-v3").observation_space.shape == (111,)
@@ -462,7 +485,9 @@ def test_autoreset_mode_accepts_gymnasium_enum() -> None:
     env = _make("gymnasium", autoreset_mode=AutoresetMode.SAME_STEP)
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     assert env.config["autoreset_mode"] == "same_step"
-    assert envpool.make_spec("CartPole-v1", autoreset_mode=AutoresetMode.NEXT_STEP).config["autoreset_mode"] == "next_step"
+    assert (
+        envpool.make_spec("CartPole-v1", autoreset_mode=AutoresetMode.NEXT_STEP).config["autoreset_mode"] == "next_step"
+    )
     with pytest.raises(ValueError):
         envpool.make_spec("CartPole-v1", autoreset_mode=AutoresetMode.DISABLED)
 

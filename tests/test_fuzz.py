@@ -58,8 +58,9 @@ from __future__ import annotations
 
 import faulthandler
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -181,8 +182,11 @@ class Fuzzer:
 
     def gen_ids(self, allow_none: bool = True, valid_only: bool = False) -> Ids:
         n = self.m.num_envs
-        kinds = ["none", "list", "list", "array", "array", "scalar", "all"] if allow_none else [
-            "list", "list", "array", "array", "scalar", "all"]
+        kinds = (
+            ["none", "list", "list", "array", "array", "scalar", "all"]
+            if allow_none
+            else ["list", "list", "array", "array", "scalar", "all"]
+        )
         kinds = kinds * 2
         if not valid_only:
             kinds += ["repeated", "range", "negative", "huge", "dtype", "empty", "inflight"]
@@ -208,24 +212,28 @@ class Fuzzer:
         if kind == "negative":
             return Ids(self.choice([[-1], np.array([0, -5], np.int32), -1, np.int64(-2)]), None, (ValueError,))
         if kind == "huge":
-            return self.choice([
-                Ids(2**31, None, (ValueError,)),
-                Ids(2**70, None, (ValueError,)),
-                Ids(np.array([2**40], np.int64), None, (ValueError,)),
-                Ids(np.array([2**63 + 5], np.uint64), None, (ValueError,)),
-                Ids(np.array([2**64 - 1], np.uint64), None, (ValueError,)),
-                Ids(np.array([2**32 + 1], np.int64), None, (ValueError,)),  # must not wrap to env 1
-                Ids([2**70], None, (ValueError, TypeError)),  # an object array
-            ])
+            return self.choice(
+                [
+                    Ids(2**31, None, (ValueError,)),
+                    Ids(2**70, None, (ValueError,)),
+                    Ids(np.array([2**40], np.int64), None, (ValueError,)),
+                    Ids(np.array([2**63 + 5], np.uint64), None, (ValueError,)),
+                    Ids(np.array([2**64 - 1], np.uint64), None, (ValueError,)),
+                    Ids(np.array([2**32 + 1], np.int64), None, (ValueError,)),  # must not wrap to env 1
+                    Ids([2**70], None, (ValueError, TypeError)),  # an object array
+                ]
+            )
         if kind == "dtype":
-            return self.choice([
-                Ids(np.array([0.0, 1.0]), None, (TypeError,)),
-                Ids(np.array([True, False]), None, (TypeError,)),
-                Ids(["a"], None, (TypeError,)),
-                Ids(np.zeros((1, 1), np.int32), None, (TypeError,)),
-                Ids(1.0, None, (TypeError,)),
-                Ids(True, None, (TypeError,)),
-            ])
+            return self.choice(
+                [
+                    Ids(np.array([0.0, 1.0]), None, (TypeError,)),
+                    Ids(np.array([True, False]), None, (TypeError,)),
+                    Ids(["a"], None, (TypeError,)),
+                    Ids(np.zeros((1, 1), np.int32), None, (TypeError,)),
+                    Ids(1.0, None, (TypeError,)),
+                    Ids(True, None, (TypeError,)),
+                ]
+            )
         if kind == "empty":
             return Ids(self.choice([[], np.array([], np.int32), np.zeros(0)]), [], empty=True)
         # inflight: names an env that is in flight (or, when none is, a valid one)
@@ -261,11 +269,17 @@ class Fuzzer:
                 arg.value = {"action": arg.value}  # EnvPool's dict action
             return arg
         if kind == "shape":
-            return Arg(self.choice([
-                np.zeros((k + 1, *self.act_shape), np.int32),
-                np.zeros((k, *self.act_shape, 2), np.int32),
-                np.zeros((k, 3) if not self.discrete else (k, 1), np.int32),
-            ] + ([] if self.discrete else [np.zeros(k, np.float32)])), (ValueError,))
+            return Arg(
+                self.choice(
+                    [
+                        np.zeros((k + 1, *self.act_shape), np.int32),
+                        np.zeros((k, *self.act_shape, 2), np.int32),
+                        np.zeros((k, 3) if not self.discrete else (k, 1), np.int32),
+                    ]
+                    + ([] if self.discrete else [np.zeros(k, np.float32)])
+                ),
+                (ValueError,),
+            )
         if kind == "dtype":
             shape = (k, *self.act_shape)
             bad = [np.zeros(shape, bool), np.full(shape, "a"), None, np.zeros(shape, np.complex64)]
@@ -577,14 +591,14 @@ class Fuzzer:
         m = self.m
         if gym:
             obs, rew, term, trunc, info = out
-            self.check_batch(name, obs, info, rew, term, trunc, order=order, among=among, rows=rows,
-                             gym_final=m.same_step)
+            self.check_batch(
+                name, obs, info, rew, term, trunc, order=order, among=among, rows=rows, gym_final=m.same_step
+            )
             self.remember_gym(obs, info)
         else:
             obs, rew, term, trunc, disc, info, final = out
             assert (final is not None) == m.same_step, name
-            self.check_batch(name, obs, info, rew, term, trunc, disc, order=order, among=among, rows=rows,
-                             final=final)
+            self.check_batch(name, obs, info, rew, term, trunc, disc, order=order, among=among, rows=rows, final=final)
         got = np.asarray(info["env_id"]).tolist()
         m.ring.difference_update(got)
         m.last_ids = got
@@ -681,8 +695,9 @@ class Fuzzer:
                     m.gym_last_obs = True
             else:
                 obs, rew, term, trunc, disc, info, final = out
-                self.check_batch(name, obs, info, rew, term, trunc, disc, order=order, among=among, rows=rows,
-                                 final=final)
+                self.check_batch(
+                    name, obs, info, rew, term, trunc, disc, order=order, among=among, rows=rows, final=final
+                )
                 got = np.asarray(info["env_id"]).tolist()
             m.ring.difference_update(got)
             m.last_ids = got
@@ -857,8 +872,16 @@ def _cases() -> list:
                 rng = np.random.default_rng(seed)
                 num_envs = int(rng.integers(2, 7))
                 batch = int(rng.integers(1, num_envs)) if async_ else num_envs
-                cases.append(pytest.param(task, num_envs, batch, mode, seed,
-                                          id=f"{task}-{'async' if async_ else 'sync'}-{mode}-n{num_envs}b{batch}"))
+                cases.append(
+                    pytest.param(
+                        task,
+                        num_envs,
+                        batch,
+                        mode,
+                        seed,
+                        id=f"{task}-{'async' if async_ else 'sync'}-{mode}-n{num_envs}b{batch}",
+                    )
+                )
     return cases
 
 

@@ -22,9 +22,7 @@ MUJOCO = "HalfCheetah-v4" in envpool.list_all_envs()
 
 def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """Runs code in a fresh interpreter; the test fails on a crash or a hang."""
-    p = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=timeout
-    )
+    p = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=timeout)
     assert p.returncode == 0, f"exit {p.returncode}\n{p.stdout}\n{p.stderr}"
     return p
 
@@ -104,7 +102,11 @@ def test_engine_int_options_out_of_range(config: dict) -> None:
 
 def test_engine_int_options_at_their_bounds() -> None:
     env = envpool.make(
-        "CartPole-v1", env_type="gym", num_envs=2, thread_affinity_offset=65535, seed=2**63 - 3,
+        "CartPole-v1",
+        env_type="gym",
+        num_envs=2,
+        thread_affinity_offset=65535,
+        seed=2**63 - 3,
         max_episode_steps=2**63 - 1,
     )
     env.reset()

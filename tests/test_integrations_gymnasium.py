@@ -55,7 +55,10 @@ def test_pool_is_a_vector_env(mode):
     # single-env spaces are the default: tests/test_dropin.py)
     envs = make(mode=mode, batched_spaces=True)
     assert isinstance(envs, VectorEnv)
-    assert envs.metadata["autoreset_mode"] == {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}[mode]
+    assert (
+        envs.metadata["autoreset_mode"]
+        == {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}[mode]
+    )
     assert envs.observation_space == batch_space(envs.single_observation_space, N)
     assert envs.action_space == batch_space(envs.single_action_space, N)
     envs.close()

@@ -163,10 +163,12 @@ def test_vec_normalize_and_frame_stack_wrappers():
     """SB3's own VecEnv wrappers stack on the adapter (they rewrite terminal_observation)."""
     from stable_baselines3.common.vec_env import VecFrameStack, VecNormalize
 
-    venv = VecNormalize(VecFrameStack(VecMonitor(SB3VecEnv("Pendulum-v1", num_envs=2, seed=1, max_episode_steps=10)), 2))
+    venv = VecNormalize(
+        VecFrameStack(VecMonitor(SB3VecEnv("Pendulum-v1", num_envs=2, seed=1, max_episode_steps=10)), 2)
+    )
     obs = venv.reset()
     assert obs.shape == (2, 6)
-    for t in range(1, 11):
+    for _ in range(1, 11):
         obs, reward, dones, infos = venv.step(np.zeros((2, 1), np.float32))
     assert dones.all() and all(info["terminal_observation"].shape == (6,) for info in infos)
     assert all("episode" in info and info["episode"]["l"] == 10 for info in infos)

@@ -359,7 +359,7 @@ def test_info_keys_and_shapes():
     assert info["tendon_length"].shape == (2, 2)
     assert info["x_position"].dtype == np.float64
     assert "qpos0" not in info
-    obs, *_ , info = env.step(np.zeros((2, 17), np.float32))
+    obs, *_, info = env.step(np.zeros((2, 17), np.float32))
     for k in ("reward_survive", "reward_forward", "reward_ctrl", "reward_contact", "tendon_velocity"):
         assert k in info
 
@@ -451,9 +451,7 @@ def test_speed_vs_raw_ceiling(task_id):
 def test_same_step_autoreset_alignment():
     """same_step mode: final_obs is gymnasium's terminal obs, obs the new episode's."""
     task_id = "Hopper-v5"
-    env = envpool.make(
-        task_id, env_type="gymnasium", num_envs=2, seed=1, expose_state=True, autoreset_mode="same_step"
-    )
+    env = envpool.make(task_id, env_type="gymnasium", num_envs=2, seed=1, expose_state=True, autoreset_mode="same_step")
     obs, info = env.reset()
     gyms = []
     for i in range(2):

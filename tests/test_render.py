@@ -26,7 +26,12 @@ def test_atari_frames_equal_ale_py_screens() -> None:
     ref = reference_env("Breakout", frame_skip=4)
     ref.reset(seed=seed)
     ours = envpool.make(
-        "Breakout-v5", env_type="gymnasium", num_envs=1, seed=seed, noop_max=0, use_fire_reset=False,
+        "Breakout-v5",
+        env_type="gymnasium",
+        num_envs=1,
+        seed=seed,
+        noop_max=0,
+        use_fire_reset=False,
         render_mode="rgb_array",
     )
     ours.reset()

@@ -166,7 +166,7 @@ def _per_env(records: list[tuple[np.ndarray, list[np.ndarray]]]) -> dict[int, li
 
 def _check_async_scan(task: str, env_type: str, recvs: int, **config: Any) -> None:
     config = dict(num_envs=8, batch_size=4, num_threads=2, seed=9, **config)
-    n, b = config["num_envs"], config["batch_size"]
+    n = config["num_envs"]
     py, xp = _make(task, env_type, **config), _make(task, env_type, **config)
     table = _action_table(py, n, recvs + 1)
 

@@ -38,8 +38,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -103,8 +103,8 @@ struct Options {
   std::string rom;  // resolved ROM file
   int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty;
   int64_t max_episode_steps = 0;  // 0: no limit (the engine's key)
-  bool episodic_life, zero_discount_on_life_loss, reward_clip, use_fire_reset,
-      gray_scale, full_action_space, use_inter_area_resize, info_ram;
+  bool episodic_life, zero_discount_on_life_loss, reward_clip, use_fire_reset, gray_scale, full_action_space,
+      use_inter_area_resize, info_ram;
   double repeat_action_probability;
 
   int channels() const { return gray_scale ? 1 : 3; }
@@ -117,9 +117,8 @@ inline Options ParseOptions(const Config& c) {
   auto get_int = [&](const char* key, int64_t lo, int64_t hi) {
     const int64_t v = c.Get<int64_t>(key);
     if (v < lo || v > hi) {
-      throw std::invalid_argument("Atari: " + std::string(key) + " must be in [" +
-                                  std::to_string(lo) + ", " + std::to_string(hi) +
-                                  "], got " + std::to_string(v));
+      throw std::invalid_argument("Atari: " + std::string(key) + " must be in [" + std::to_string(lo) + ", " +
+                                  std::to_string(hi) + "], got " + std::to_string(v));
     }
     return v;
   };
@@ -132,8 +131,7 @@ inline Options ParseOptions(const Config& c) {
   o.mode = static_cast<int>(get_int("mode", -1, 1 << 20));
   o.difficulty = static_cast<int>(get_int("difficulty", -1, 1 << 20));
   // The engine's key (64-bit there); here it only bounds whole games.
-  if (c.Has("max_episode_steps"))
-    o.max_episode_steps = get_int("max_episode_steps", 0, INT64_MAX);
+  if (c.Has("max_episode_steps")) o.max_episode_steps = get_int("max_episode_steps", 0, INT64_MAX);
   o.episodic_life = c.Get<bool>("episodic_life");
   o.zero_discount_on_life_loss = c.Get<bool>("zero_discount_on_life_loss");
   o.reward_clip = c.Get<bool>("reward_clip");
@@ -143,26 +141,22 @@ inline Options ParseOptions(const Config& c) {
   o.use_inter_area_resize = c.Get<bool>("use_inter_area_resize");
   o.info_ram = c.Get<bool>("info_ram");
   o.repeat_action_probability = c.Get<double>("repeat_action_probability");
-  if (!(o.repeat_action_probability >= 0.0 &&
-        o.repeat_action_probability <= 1.0)) {
-    throw std::invalid_argument(
-        "Atari: repeat_action_probability must be in [0, 1], got " +
-        std::to_string(o.repeat_action_probability));
+  if (!(o.repeat_action_probability >= 0.0 && o.repeat_action_probability <= 1.0)) {
+    throw std::invalid_argument("Atari: repeat_action_probability must be in [0, 1], got " +
+                                std::to_string(o.repeat_action_probability));
   }
   std::string rom_path = c.Has("rom_path") ? c.Get<std::string>("rom_path") : "";
   std::string rom_dir = c.Has("rom_dir") ? c.Get<std::string>("rom_dir") : "";
   if (rom_path.empty()) {
     if (o.task.empty()) throw std::invalid_argument("Atari: task is empty");
     if (rom_dir.empty()) {
-      throw std::invalid_argument(
-          "Atari: no ROM directory given for task '" + o.task +
-          "' (set rom_dir, or rom_path; envpool.tasks.atari fills rom_dir "
-          "from ale_py.roms)");
+      throw std::invalid_argument("Atari: no ROM directory given for task '" + o.task +
+                                  "' (set rom_dir, or rom_path; envpool.tasks.atari fills rom_dir "
+                                  "from ale_py.roms)");
     }
     rom_path = (std::filesystem::path(rom_dir) / (o.task + ".bin")).string();
     if (!std::filesystem::is_regular_file(rom_path)) {
-      throw std::invalid_argument("Atari: unknown game '" + o.task +
-                                  "': no ROM " + rom_path);
+      throw std::invalid_argument("Atari: unknown game '" + o.task + "': no ROM " + rom_path);
     }
   } else if (!std::filesystem::is_regular_file(rom_path)) {
     throw std::invalid_argument("Atari: ROM file not found: " + rom_path);
@@ -188,18 +182,14 @@ inline const RomInfo& ProbeRom(const std::string& rom) {
   // costs ~0.25 s, mostly ALE building its colour-blend tables). This also
   // guards loadROM, which exits the process on an unsupported ROM.
   std::ifstream file(rom, std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
-                             std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   if (!file.good() && !file.eof()) {
     throw std::invalid_argument("Atari: cannot read ROM " + rom);
   }
-  const std::string md5 =
-      ale::stella::MD5(bytes.data(), static_cast<uint32_t>(bytes.size()));
+  const std::string md5 = ale::stella::MD5(bytes.data(), static_cast<uint32_t>(bytes.size()));
   std::unique_ptr<ale::RomSettings> settings(ale::buildRomRLWrapper(rom, md5));
   if (settings == nullptr || settings->md5() != md5) {
-    throw std::invalid_argument(
-        "Atari: " + rom +
-        " is not a ROM supported by ALE's single-player interface");
+    throw std::invalid_argument("Atari: " + rom + " is not a ROM supported by ALE's single-player interface");
   }
   auto info = std::make_unique<RomInfo>();
   info->minimal = settings->getMinimalActionSet();
@@ -229,19 +219,14 @@ inline std::string JoinInts(const std::vector<int>& v) {
 inline Options CheckedOptions(const Config& c) {
   Options o = ParseOptions(c);
   const RomInfo& info = ProbeRom(o.rom);
-  if (o.mode != -1 &&
-      std::find(info.modes.begin(), info.modes.end(), o.mode) == info.modes.end()) {
-    throw std::invalid_argument("Atari: mode " + std::to_string(o.mode) +
-                                " is not available for '" + o.task +
+  if (o.mode != -1 && std::find(info.modes.begin(), info.modes.end(), o.mode) == info.modes.end()) {
+    throw std::invalid_argument("Atari: mode " + std::to_string(o.mode) + " is not available for '" + o.task +
                                 "' (available: " + JoinInts(info.modes) + ")");
   }
   if (o.difficulty != -1 &&
-      std::find(info.difficulties.begin(), info.difficulties.end(),
-                o.difficulty) == info.difficulties.end()) {
-    throw std::invalid_argument(
-        "Atari: difficulty " + std::to_string(o.difficulty) +
-        " is not available for '" + o.task +
-        "' (available: " + JoinInts(info.difficulties) + ")");
+      std::find(info.difficulties.begin(), info.difficulties.end(), o.difficulty) == info.difficulties.end()) {
+    throw std::invalid_argument("Atari: difficulty " + std::to_string(o.difficulty) + " is not available for '" +
+                                o.task + "' (available: " + JoinInts(info.difficulties) + ")");
   }
   return o;
 }
@@ -283,8 +268,7 @@ inline int AleSeed(uint64_t seed) {
 // sticky actions, mode and difficulty).
 inline void LoadAle(ale::ALEInterface* ale, const Options& o, uint64_t seed) {
   ale->setInt("random_seed", AleSeed(seed));
-  ale->setFloat("repeat_action_probability",
-                static_cast<float>(o.repeat_action_probability));
+  ale->setFloat("repeat_action_probability", static_cast<float>(o.repeat_action_probability));
   ale->loadROM(o.rom);
   if (o.mode != -1) ale->setMode(static_cast<ale::game_mode_t>(o.mode));
   if (o.difficulty != -1) {
@@ -297,12 +281,10 @@ class AtariEnv : public Env {
  public:
   explicit AtariEnv(const Config& c) : AtariEnv(CheckedOptions(c)) {}
 
-  explicit AtariEnv(Options o)
-      : opt_(std::move(o)), spec_(opt_), ale_(NewAle()) {
+  explicit AtariEnv(Options o) : opt_(std::move(o)), spec_(opt_), ale_(NewAle()) {
     action_set_ = ActionSet(opt_);
     if (opt_.use_fire_reset) {
-      fire_reset_ = std::find(action_set_.begin(), action_set_.end(),
-                              ale::PLAYER_A_FIRE) != action_set_.end();
+      fire_reset_ = std::find(action_set_.begin(), action_set_.end(), ale::PLAYER_A_FIRE) != action_set_.end();
     }
     const int c = opt_.channels();
     plane_ = static_cast<std::size_t>(opt_.img_height) * opt_.img_width;
@@ -360,8 +342,7 @@ class AtariEnv : public Env {
   StepResult Step(const ActionRow& action, const StateRow& out) override {
     const int32_t a = action[spec_.action][0];
     if (a < 0 || a >= static_cast<int32_t>(action_set_.size())) {
-      throw std::out_of_range("Atari: action " + std::to_string(a) +
-                              " is out of range [0, " +
+      throw std::out_of_range("Atari: action " + std::to_string(a) + " is out of range [0, " +
                               std::to_string(action_set_.size()) + ")");
     }
     const ale::Action act = action_set_[a];
@@ -401,15 +382,12 @@ class AtariEnv : public Env {
     // max_episode_steps still bounds the whole game (as in EnvPool): count
     // the game's steps here and truncate, then fully reset.
     ++game_steps_;
-    if (opt_.episodic_life && opt_.max_episode_steps > 0 &&
-        game_steps_ >= opt_.max_episode_steps) {
+    if (opt_.episodic_life && opt_.max_episode_steps > 0 && game_steps_ >= opt_.max_episode_steps) {
       r.truncated = true;
       continue_game_ = false;
     }
     if (opt_.zero_discount_on_life_loss && life_lost) r.discount = 0.0f;
-    r.reward = opt_.reward_clip
-                   ? static_cast<double>((reward > 0) - (reward < 0))
-                   : reward;
+    r.reward = opt_.reward_clip ? static_cast<double>((reward > 0) - (reward < 0)) : reward;
     WriteOut(out, reward, game_over);
     return r;
   }
@@ -425,8 +403,7 @@ class AtariEnv : public Env {
     continue_game_ = false;
     if (loaded_) {
       ale_->restoreState(fresh_state_);
-      ale_->environment->getEnvironmentRNG().seed(
-          static_cast<uint32_t>(AleSeed(seed)));
+      ale_->environment->getEnvironmentRNG().seed(static_cast<uint32_t>(AleSeed(seed)));
       return;
     }
     LoadAle(ale_.get(), opt_, seed);
@@ -440,9 +417,8 @@ class AtariEnv : public Env {
       raw_size_ = static_cast<std::size_t>(h) * w;
       raw_.assign(raw_size_ * opt_.channels(), 0);
       prev_idx_.assign(raw_size_, 0);
-      resizer_ = Resizer(h, w, opt_.img_height, opt_.img_width,
-                         opt_.use_inter_area_resize ? Interp::kArea
-                                                    : Interp::kLinear);
+      resizer_ =
+          Resizer(h, w, opt_.img_height, opt_.img_width, opt_.use_inter_area_resize ? Interp::kArea : Interp::kLinear);
     }
     BuildPalette();
   }
@@ -478,8 +454,7 @@ class AtariEnv : public Env {
   // raw_ = max(raw_, colours of the palette-index frame `idx`).
   void MaxIntoPooled(const uint8_t* idx) {
     for (int ch = 0; ch < opt_.channels(); ++ch) {
-      const uint8_t* lut =
-          opt_.gray_scale ? gray_lut_.full : rgb_lut_[ch].full;
+      const uint8_t* lut = opt_.gray_scale ? gray_lut_.full : rgb_lut_[ch].full;
       uint8_t* d = raw_.data() + ch * raw_size_;
       for (std::size_t i = 0; i < raw_size_; ++i) {
         d[i] = std::max(d[i], lut[idx[i]]);
@@ -549,8 +524,7 @@ inline std::function<void()> MakeRawStepper(const Config& c, uint64_t seed) {
   auto rng = std::make_shared<std::mt19937_64>(seed);
   const int fs = o.frame_skip;
   return [ale, actions, rng, fs] {
-    const ale::Action a =
-        actions[std::uniform_int_distribution<std::size_t>(0, actions.size() - 1)(*rng)];
+    const ale::Action a = actions[std::uniform_int_distribution<std::size_t>(0, actions.size() - 1)(*rng)];
     for (int t = 0; t < fs; ++t) {
       ale->act(a);
       if (ale->game_over(false)) {
@@ -563,12 +537,9 @@ inline std::function<void()> MakeRawStepper(const Config& c, uint64_t seed) {
 
 inline Family MakeFamily() {
   return Family{
-      "Atari",
-      DefaultConfig(),
-      &MakeSpec,
-      [](const Config& c, int) -> std::unique_ptr<Env> {
-        return std::make_unique<AtariEnv>(c);
-      },
+      "Atari",         DefaultConfig(),
+      &MakeSpec,       [](const Config& c, int) -> std::unique_ptr<Env> {
+        return std::make_unique<AtariEnv>(c); },
       &MakeRawStepper,
   };
 }

@@ -38,29 +38,22 @@ struct PaletteLut {
 #define ENVPOOL_ATARI_HAVE_AVX2_PATH 1
 // 32 even palette indices -> colours (index bits 7..5 pick the table, 4..1
 // the entry).
-__attribute__((target("avx2"))) inline __m256i PaletteLookupAvx2(
-    const __m256i* table, __m256i x) {
-  const __m256i lo =
-      _mm256_and_si256(_mm256_srli_epi16(x, 1), _mm256_set1_epi8(15));
-  const __m256i hi =
-      _mm256_and_si256(_mm256_srli_epi16(x, 5), _mm256_set1_epi8(7));
+__attribute__((target("avx2"))) inline __m256i PaletteLookupAvx2(const __m256i* table, __m256i x) {
+  const __m256i lo = _mm256_and_si256(_mm256_srli_epi16(x, 1), _mm256_set1_epi8(15));
+  const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 5), _mm256_set1_epi8(7));
   __m256i r = _mm256_setzero_si256();
   for (int k = 0; k < 8; ++k) {
-    const __m256i sel =
-        _mm256_cmpeq_epi8(hi, _mm256_set1_epi8(static_cast<char>(k)));
-    r = _mm256_or_si256(r,
-                        _mm256_and_si256(sel, _mm256_shuffle_epi8(table[k], lo)));
+    const __m256i sel = _mm256_cmpeq_epi8(hi, _mm256_set1_epi8(static_cast<char>(k)));
+    r = _mm256_or_si256(r, _mm256_and_si256(sel, _mm256_shuffle_epi8(table[k], lo)));
   }
   return r;
 }
 
-__attribute__((target("avx2"))) inline std::size_t PaletteMaxAvx2(
-    const PaletteLut& lut, const uint8_t* a, const uint8_t* b, uint8_t* dst,
-    std::size_t n) {
+__attribute__((target("avx2"))) inline std::size_t PaletteMaxAvx2(const PaletteLut& lut, const uint8_t* a,
+                                                                  const uint8_t* b, uint8_t* dst, std::size_t n) {
   __m256i table[8];
   for (int k = 0; k < 8; ++k) {
-    table[k] = _mm256_broadcastsi128_si256(
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(lut.even[k])));
+    table[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lut.even[k])));
   }
   const __m256i one = _mm256_set1_epi8(1);
   std::size_t i = 0;
@@ -74,8 +67,7 @@ __attribute__((target("avx2"))) inline std::size_t PaletteMaxAvx2(
       continue;
     }
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
-                        _mm256_max_epu8(PaletteLookupAvx2(table, x),
-                                        PaletteLookupAvx2(table, y)));
+                        _mm256_max_epu8(PaletteLookupAvx2(table, x), PaletteLookupAvx2(table, y)));
   }
   return i;
 }
@@ -83,8 +75,9 @@ __attribute__((target("avx2"))) inline std::size_t PaletteMaxAvx2(
 // AVX-512 VBMI (256-bit, with VL): two-table byte permutes look up 32 even
 // indices in the 128-entry table (index bits 7..1; the permutes ignore the
 // bit shifted in at the top of each byte).
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) inline __m256i
-PaletteLookupVbmi(__m256i t0, __m256i t1, __m256i t2, __m256i t3, __m256i x) {
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) inline __m256i PaletteLookupVbmi(__m256i t0, __m256i t1,
+                                                                                                 __m256i t2, __m256i t3,
+                                                                                                 __m256i x) {
   const __m256i idx = _mm256_srli_epi16(x, 1);               // entry in bits 6..0
   const __m256i lo = _mm256_permutex2var_epi8(t0, idx, t1);  // entries 0..63
   const __m256i hi = _mm256_permutex2var_epi8(t2, idx, t3);  // entries 64..127
@@ -92,9 +85,8 @@ PaletteLookupVbmi(__m256i t0, __m256i t1, __m256i t2, __m256i t3, __m256i x) {
   return _mm256_mask_blend_epi8(upper, lo, hi);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) inline std::size_t
-PaletteMaxVbmi(const PaletteLut& lut, const uint8_t* a, const uint8_t* b,
-               uint8_t* dst, std::size_t n) {
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) inline std::size_t PaletteMaxVbmi(
+    const PaletteLut& lut, const uint8_t* a, const uint8_t* b, uint8_t* dst, std::size_t n) {
   const __m256i t0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&lut.even[0][0]));
   const __m256i t1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&lut.even[2][0]));
   const __m256i t2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&lut.even[4][0]));
@@ -111,8 +103,7 @@ PaletteMaxVbmi(const PaletteLut& lut, const uint8_t* a, const uint8_t* b,
       continue;
     }
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
-                        _mm256_max_epu8(PaletteLookupVbmi(t0, t1, t2, t3, x),
-                                        PaletteLookupVbmi(t0, t1, t2, t3, y)));
+                        _mm256_max_epu8(PaletteLookupVbmi(t0, t1, t2, t3, x), PaletteLookupVbmi(t0, t1, t2, t3, y)));
   }
   return i;
 }
@@ -136,8 +127,7 @@ inline PalettePath BestPalettePath() {
 #endif
 }
 
-inline void PaletteMax(const PaletteLut& lut, const uint8_t* a, const uint8_t* b,
-                       uint8_t* dst, std::size_t n,
+inline void PaletteMax(const PaletteLut& lut, const uint8_t* a, const uint8_t* b, uint8_t* dst, std::size_t n,
                        PalettePath path = BestPalettePath()) {
   std::size_t i = 0;
 #ifdef ENVPOOL_ATARI_HAVE_AVX2_PATH

@@ -37,11 +37,8 @@ class Resizer {
   Resizer(int src_h, int src_w, int dst_h, int dst_w, Interp interp)
       : src_h_(src_h), src_w_(src_w), dst_h_(dst_h), dst_w_(dst_w) {
     if (src_h <= 0 || src_w <= 0 || dst_h <= 0 || dst_w <= 0) {
-      throw std::invalid_argument("resize: sizes must be positive, got " +
-                                  std::to_string(src_h) + "x" +
-                                  std::to_string(src_w) + " -> " +
-                                  std::to_string(dst_h) + "x" +
-                                  std::to_string(dst_w));
+      throw std::invalid_argument("resize: sizes must be positive, got " + std::to_string(src_h) + "x" +
+                                  std::to_string(src_w) + " -> " + std::to_string(dst_h) + "x" + std::to_string(dst_w));
     }
     const double inv_sx = static_cast<double>(dst_w) / src_w;
     const double inv_sy = static_cast<double>(dst_h) / src_h;
@@ -49,8 +46,7 @@ class Resizer {
     const double sy = 1.0 / inv_sy;
     const int isx = static_cast<int>(std::lrint(sx));
     const int isy = static_cast<int>(std::lrint(sy));
-    const bool int_scale =
-        std::abs(sx - isx) < DBL_EPSILON && std::abs(sy - isy) < DBL_EPSILON;
+    const bool int_scale = std::abs(sx - isx) < DBL_EPSILON && std::abs(sy - isy) < DBL_EPSILON;
     if (src_h == dst_h && src_w == dst_w) {
       mode_ = Mode::kCopy;
       return;
@@ -153,9 +149,9 @@ class Resizer {
  private:
   enum class Mode { kCopy, kArea2x2, kAreaInt, kAreaGeneric, kTwoTap };
   struct Tap {
-    int di;     // destination index
-    int si;     // source index
-    float w;    // weight
+    int di;   // destination index
+    int si;   // source index
+    float w;  // weight
   };
   static constexpr int kCoefBits = 11;
   static constexpr int kCoefScale = 1 << kCoefBits;
@@ -191,8 +187,7 @@ class Resizer {
     return static_cast<int16_t>(r);
   }
 
-  static void TapCoord(int d, double scale, double inv_scale, bool area,
-                       int* s, float* f) {
+  static void TapCoord(int d, double scale, double inv_scale, bool area, int* s, float* f) {
     if (!area) {
       float fv = static_cast<float>((d + 0.5) * scale - 0.5);
       int sv = static_cast<int>(std::floor(fv));
@@ -208,8 +203,7 @@ class Resizer {
   }
 
   // Coverage of each destination cell over source cells (1-D).
-  static void BuildAreaTable(int ssize, int dsize, double scale,
-                             std::vector<Tap>* tab) {
+  static void BuildAreaTable(int ssize, int dsize, double scale, std::vector<Tap>* tab) {
     tab->clear();
     for (int d = 0; d < dsize; ++d) {
       const double f1 = d * scale;
@@ -226,9 +220,7 @@ class Resizer {
         tab->push_back({d, s, static_cast<float>(1.0 / cell)});
       }
       if (f2 - s2 > 1e-3) {
-        tab->push_back(
-            {d, s2,
-             static_cast<float>(std::min(std::min(f2 - s2, 1.0), cell) / cell)});
+        tab->push_back({d, s2, static_cast<float>(std::min(std::min(f2 - s2, 1.0), cell) / cell)});
       }
     }
   }
@@ -251,9 +243,7 @@ class Resizer {
       for (int dx = 0; dx < dst_w_; ++dx) {
         int sum = 0;
         for (int ky = 0; ky < int_sy_; ++ky) {
-          const uint8_t* s =
-              src + static_cast<std::size_t>(dy * int_sy_ + ky) * src_w_ +
-              dx * int_sx_;
+          const uint8_t* s = src + static_cast<std::size_t>(dy * int_sy_ + ky) * src_w_ + dx * int_sx_;
           for (int kx = 0; kx < int_sx_; ++kx) sum += s[kx];
         }
         d[dx] = RoundToU8(static_cast<float>(sum) * inv_area_);
@@ -290,8 +280,7 @@ class Resizer {
   // t4[4*dx + r] = sum_k f4[4*(xs[dx]+k) + r] * xw[dx*K + k], added in k
   // order; K is the compile-time tap count (0: runtime k_n).
   template <int K>
-  static void Taps4Rows(const float* f4, const int* xs, const float* xw,
-                        float* t4, int w, int k_n = K) {
+  static void Taps4Rows(const float* f4, const int* xs, const float* xw, float* t4, int w, int k_n = K) {
     const int kk = K > 0 ? K : k_n;
     for (int dx = 0; dx < w; ++dx) {
       const float* p = f4 + static_cast<std::size_t>(xs[dx]) * 4;
@@ -406,8 +395,7 @@ class Resizer {
           rows_[0].swap(rows_[1]);
           std::swap(cached[0], cached[1]);
         } else {
-          HorizontalTwoTap(src + static_cast<std::size_t>(sy[0]) * src_w_,
-                           rows_[0].data());
+          HorizontalTwoTap(src + static_cast<std::size_t>(sy[0]) * src_w_, rows_[0].data());
           cached[0] = sy[0];
         }
       }
@@ -415,8 +403,7 @@ class Resizer {
         if (sy[1] == sy[0]) {
           rows_[1] = rows_[0];
         } else {
-          HorizontalTwoTap(src + static_cast<std::size_t>(sy[1]) * src_w_,
-                           rows_[1].data());
+          HorizontalTwoTap(src + static_cast<std::size_t>(sy[1]) * src_w_, rows_[1].data());
         }
         cached[1] = sy[1];
       }
@@ -435,14 +422,9 @@ class Resizer {
   }
 
   static uint8_t VerticalSimd(int32_t a, int32_t b, int16_t b0, int16_t b1) {
-    auto pack16 = [](int32_t v) {
-      return static_cast<int16_t>(std::clamp(v, -32768, 32767));
-    };
-    auto mulhi = [](int16_t p, int16_t q) {
-      return static_cast<int16_t>((static_cast<int32_t>(p) * q) >> 16);
-    };
-    const int16_t t = static_cast<int16_t>(mulhi(pack16(a >> 4), b0) +
-                                           mulhi(pack16(b >> 4), b1));
+    auto pack16 = [](int32_t v) { return static_cast<int16_t>(std::clamp(v, -32768, 32767)); };
+    auto mulhi = [](int16_t p, int16_t q) { return static_cast<int16_t>((static_cast<int32_t>(p) * q) >> 16); };
+    const int16_t t = static_cast<int16_t>(mulhi(pack16(a >> 4), b0) + mulhi(pack16(b >> 4), b1));
     const int32_t r = (static_cast<int32_t>(t) + 2) >> 2;
     return static_cast<uint8_t>(std::clamp(r, 0, 255));
   }

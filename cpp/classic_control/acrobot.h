@@ -106,16 +106,15 @@ class Acrobot : public StateEnv<4> {
 
   static std::array<double, 4> Dsdt(const std::array<double, 4>& s, double a) {
     const double theta1 = s[0], theta2 = s[1], dtheta1 = s[2], dtheta2 = s[3];
-    const double d1 = kM1 * (kLc1 * kLc1) + kM2 * ((kL1 * kL1) + (kLc2 * kLc2) + 2 * kL1 * kLc2 * std::cos(theta2)) +
-                      kI1 + kI2;
+    const double d1 =
+        kM1 * (kLc1 * kLc1) + kM2 * ((kL1 * kL1) + (kLc2 * kLc2) + 2 * kL1 * kLc2 * std::cos(theta2)) + kI1 + kI2;
     const double d2 = kM2 * ((kLc2 * kLc2) + kL1 * kLc2 * std::cos(theta2)) + kI2;
     const double phi2 = kM2 * kLc2 * kG * std::cos(theta1 + theta2 - M_PI / 2.0);
     const double phi1 = -kM2 * kL1 * kLc2 * (dtheta2 * dtheta2) * std::sin(theta2) -
                         2 * kM2 * kL1 * kLc2 * dtheta2 * dtheta1 * std::sin(theta2) +
                         (kM1 * kLc1 + kM2 * kL1) * kG * std::cos(theta1 - M_PI / 2) + phi2;
-    const double ddtheta2 =
-        (a + d2 / d1 * phi1 - kM2 * kL1 * kLc2 * (dtheta1 * dtheta1) * std::sin(theta2) - phi2) /
-        (kM2 * (kLc2 * kLc2) + kI2 - (d2 * d2) / d1);
+    const double ddtheta2 = (a + d2 / d1 * phi1 - kM2 * kL1 * kLc2 * (dtheta1 * dtheta1) * std::sin(theta2) - phi2) /
+                            (kM2 * (kLc2 * kLc2) + kI2 - (d2 * d2) / d1);
     const double ddtheta1 = -(d2 * ddtheta2 + phi1) / d1;
     return {dtheta1, dtheta2, ddtheta1, ddtheta2};
   }

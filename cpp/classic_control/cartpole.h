@@ -76,8 +76,8 @@ class CartPole : public StateEnv<4> {
     double xacc = temp - kPoleMassLength * thetaacc * costheta / kTotalMass;
     // Gymnasium's default "euler" integrator.
     s_ = {x + kTau * x_dot, x_dot + kTau * xacc, theta + kTau * theta_dot, theta_dot + kTau * thetaacc};
-    bool terminated = s_[0] < -kXThreshold || s_[0] > kXThreshold || s_[2] < -kThetaThreshold ||
-                      s_[2] > kThetaThreshold;
+    bool terminated =
+        s_[0] < -kXThreshold || s_[0] > kXThreshold || s_[2] < -kThetaThreshold || s_[2] > kThetaThreshold;
     Write(out);
     StepResult r;
     r.terminated = terminated;

@@ -114,8 +114,7 @@ struct Family {
   // Optional: the raw speed ceiling. Returns a closure that advances one
   // bare emulator/simulator by one agent step (e.g. frame_skip emulator
   // frames with a random action), with no preprocessing and no engine.
-  std::function<std::function<void()>(const Config&, uint64_t seed)>
-      make_raw_stepper;
+  std::function<std::function<void()>(const Config&, uint64_t seed)> make_raw_stepper;
   // Integer keys that also take a name (e.g. MuJoCo's main_body: a body id
   // or a body name); the env reads either alternative from the Config.
   std::vector<std::string> id_or_name_keys = {};
@@ -135,9 +134,7 @@ inline std::vector<Family>& Families() {
   return families;
 }
 
-inline void RegisterFamily(Family family) {
-  Families().push_back(std::move(family));
-}
+inline void RegisterFamily(Family family) { Families().push_back(std::move(family)); }
 
 // A family folder's register.cc defines one static FamilyRegistrar, so no
 // central list names the families. The functions run when the Python module

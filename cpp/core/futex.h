@@ -6,10 +6,9 @@
 #define ENVPOOL_CORE_FUTEX_H_
 
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#include <sched.h>
 
 #include <atomic>
 #include <climits>
@@ -17,13 +16,11 @@
 namespace envpool {
 
 inline void FutexWait(std::atomic<int>* addr, int expected) {
-  syscall(SYS_futex, reinterpret_cast<int*>(addr), FUTEX_WAIT_PRIVATE,
-          expected, nullptr, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<int*>(addr), FUTEX_WAIT_PRIVATE, expected, nullptr, nullptr, 0);
 }
 
 inline void FutexWake(std::atomic<int>* addr, int count) {
-  syscall(SYS_futex, reinterpret_cast<int*>(addr), FUTEX_WAKE_PRIVATE, count,
-          nullptr, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<int*>(addr), FUTEX_WAKE_PRIVATE, count, nullptr, nullptr, 0);
 }
 
 inline void CpuRelax() {
@@ -46,9 +43,7 @@ class Semaphore {
   bool TryAcquire() {
     int c = count_.load(std::memory_order_relaxed);
     while (c > 0) {
-      if (count_.compare_exchange_weak(c, c - 1, std::memory_order_acquire,
-                                       std::memory_order_relaxed))
-        return true;
+      if (count_.compare_exchange_weak(c, c - 1, std::memory_order_acquire, std::memory_order_relaxed)) return true;
     }
     return false;
   }

@@ -52,8 +52,8 @@ enum class AutoresetMode { kNextStep, kSameStep };
 // Engine-level options, read from the config's common keys.
 struct PoolOptions {
   int num_envs = 1;
-  int batch_size = 0;  // 0 = num_envs
-  int num_threads = 0;  // 0 = automatic
+  int batch_size = 0;               // 0 = num_envs
+  int num_threads = 0;              // 0 = automatic
   int thread_affinity_offset = -1;  // -1 = no pinning
   uint64_t seed = 0;
   int64_t max_episode_steps = 0;  // 0 = no limit
@@ -61,20 +61,11 @@ struct PoolOptions {
 };
 
 // The engine's own state keys, always first in the layout, in this order.
-enum CommonKey : int {
-  kReward,
-  kTerminated,
-  kTruncated,
-  kDiscount,
-  kEnvId,
-  kElapsedStep,
-  kNumCommonKeys
-};
+enum CommonKey : int { kReward, kTerminated, kTruncated, kDiscount, kEnvId, kElapsedStep, kNumCommonKeys };
 
 inline std::vector<ArraySpec> CommonStateSpecs() {
-  return {Spec<float>("reward", {}),        Spec<bool>("terminated", {}),
-          Spec<bool>("truncated", {}),      Spec<float>("discount", {}),
-          Spec<int32_t>("info:env_id", {}), Spec<int32_t>("info:elapsed_step", {})};
+  return {Spec<float>("reward", {}),   Spec<bool>("terminated", {}),     Spec<bool>("truncated", {}),
+          Spec<float>("discount", {}), Spec<int32_t>("info:env_id", {}), Spec<int32_t>("info:elapsed_step", {})};
 }
 
 // Thrown by Recv()/Call() when envs of the batch threw. The batch is
@@ -130,7 +121,9 @@ class EnvPool {
   // (empty: every env runs tasks[0]). With more than one task, each row's
   // info:task_id holds that index.
   EnvPool(std::vector<PoolTask> tasks, std::vector<int> env_task, PoolOptions opt)
-      : opt_(Resolve(opt)), pool_tasks_(std::move(tasks)), env_task_(std::move(env_task)),
+      : opt_(Resolve(opt)),
+        pool_tasks_(std::move(tasks)),
+        env_task_(std::move(env_task)),
         env_spec_(CheckedSpec(pool_tasks_, env_task_, opt_.num_envs)),
         layout_(BuildLayout(env_spec_, opt.autoreset, pool_tasks_.size() > 1)),
         sync_(opt_.batch_size == opt_.num_envs),
@@ -379,9 +372,9 @@ class EnvPool {
   }
 
   std::runtime_error WouldWaitForever(int available) const {
-    return std::runtime_error("recv() would wait forever: " + std::to_string(available) +
-                              " env(s) in flight for the next batch, fewer than batch_size=" +
-                              std::to_string(opt_.batch_size));
+    return std::runtime_error(
+        "recv() would wait forever: " + std::to_string(available) +
+        " env(s) in flight for the next batch, fewer than batch_size=" + std::to_string(opt_.batch_size));
   }
 
   void ThrowIfClosed() const {
@@ -795,8 +788,8 @@ class EnvPool {
         s.env->Reset(out);
         s.elapsed = 0;
       } else {
-        r = s.env->Step(ActionRow(s.action.data(), KeyTypes{action_types_.data(), static_cast<int>(action_types_.size())}),
-                        out);
+        r = s.env->Step(
+            ActionRow(s.action.data(), KeyTypes{action_types_.data(), static_cast<int>(action_types_.size())}), out);
         ++s.elapsed;
         if (s.max_episode_steps > 0 && s.elapsed >= s.max_episode_steps) r.truncated = true;
         if (r.terminated) r.discount = 0.0f;
@@ -833,8 +826,7 @@ class EnvPool {
     *reinterpret_cast<float*>(batch->Row(kDiscount, row)) = r.discount;
     *reinterpret_cast<int32_t*>(batch->Row(kEnvId, row)) = task.env_id;
     *reinterpret_cast<int32_t*>(batch->Row(kElapsedStep, row)) = SaturatedInt32(s.elapsed);
-    if (opt_.autoreset == AutoresetMode::kSameStep && (error || !(r.terminated || r.truncated)))
-      ClearFinal(batch, row);
+    if (opt_.autoreset == AutoresetMode::kSameStep && (error || !(r.terminated || r.truncated))) ClearFinal(batch, row);
     if (task_key_ >= 0) *reinterpret_cast<int32_t*>(batch->Row(task_key_, row)) = s.task;
     if (error) batch->AddFailure(task.env_id, error);
     if (batch->done.Arrive()) completed_.Notify();
@@ -863,8 +855,7 @@ class EnvPool {
 
   void ClearFinal(StateBatch* batch, int row) {
     const int first = kNumCommonKeys + num_env_keys_;
-    for (int k = 0; k <= num_env_keys_; ++k)
-      std::memset(batch->Row(first + k, row), 0, layout_.row_bytes[first + k]);
+    for (int k = 0; k <= num_env_keys_; ++k) std::memset(batch->Row(first + k, row), 0, layout_.row_bytes[first + k]);
   }
 
   void Pin(std::thread& t, int i) {
@@ -889,7 +880,7 @@ class EnvPool {
   std::shared_ptr<BatchMemory> memory_;
   std::shared_ptr<BatchMemory> large_memory_;  // under mu_
   int num_env_keys_ = 0;
-  int task_key_ = -1;  // the layout's info:task_id (multi-task pools only)
+  int task_key_ = -1;                           // the layout's info:task_id (multi-task pools only)
   std::unique_ptr<StateLayout> render_layout_;  // at the first Render(), under mu_
   std::vector<std::size_t> action_bytes_;
   // Element types of the env's keys, for the debug-build key checks.

@@ -15,8 +15,7 @@
 namespace envpool {
 
 // Returns agent steps per second summed over threads.
-inline double RawCeiling(const Family& family, const Config& config, int num_threads,
-                         double seconds, uint64_t seed) {
+inline double RawCeiling(const Family& family, const Config& config, int num_threads, double seconds, uint64_t seed) {
   std::vector<std::function<void()>> steppers;
   for (int t = 0; t < num_threads; ++t) steppers.push_back(family.make_raw_stepper(config, seed + t));
   std::atomic<bool> stop{false};

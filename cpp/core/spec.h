@@ -57,17 +57,29 @@ inline const char* DTypeName(DType t) {
 template <class T>
 constexpr DType DTypeOf();
 template <>
-constexpr DType DTypeOf<bool>() { return DType::kBool; }
+constexpr DType DTypeOf<bool>() {
+  return DType::kBool;
+}
 template <>
-constexpr DType DTypeOf<uint8_t>() { return DType::kUInt8; }
+constexpr DType DTypeOf<uint8_t>() {
+  return DType::kUInt8;
+}
 template <>
-constexpr DType DTypeOf<int32_t>() { return DType::kInt32; }
+constexpr DType DTypeOf<int32_t>() {
+  return DType::kInt32;
+}
 template <>
-constexpr DType DTypeOf<int64_t>() { return DType::kInt64; }
+constexpr DType DTypeOf<int64_t>() {
+  return DType::kInt64;
+}
 template <>
-constexpr DType DTypeOf<float>() { return DType::kFloat32; }
+constexpr DType DTypeOf<float>() {
+  return DType::kFloat32;
+}
 template <>
-constexpr DType DTypeOf<double>() { return DType::kFloat64; }
+constexpr DType DTypeOf<double>() {
+  return DType::kFloat64;
+}
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -93,22 +105,18 @@ struct ArraySpec {
 };
 
 template <class T>
-ArraySpec Spec(std::string name, std::vector<int> shape,
-               std::vector<double> low = {-kInf},
+ArraySpec Spec(std::string name, std::vector<int> shape, std::vector<double> low = {-kInf},
                std::vector<double> high = {kInf}) {
-  return ArraySpec{std::move(name), DTypeOf<T>(), std::move(shape),
-                   std::move(low), std::move(high)};
+  return ArraySpec{std::move(name), DTypeOf<T>(), std::move(shape), std::move(low), std::move(high)};
 }
 
-using ConfigValue =
-    std::variant<bool, int64_t, double, std::string, std::vector<double>>;
+using ConfigValue = std::variant<bool, int64_t, double, std::string, std::vector<double>>;
 
 // An ordered key -> value table. Families read it with Get<T>(key).
 class Config {
  public:
   Config() = default;
-  Config(std::initializer_list<std::pair<std::string, ConfigValue>> entries)
-      : entries_(entries) {}
+  Config(std::initializer_list<std::pair<std::string, ConfigValue>> entries) : entries_(entries) {}
 
   void Set(const std::string& key, ConfigValue value) {
     for (auto& [k, v] : entries_) {
@@ -146,9 +154,7 @@ class Config {
     }
   }
 
-  const std::vector<std::pair<std::string, ConfigValue>>& entries() const {
-    return entries_;
-  }
+  const std::vector<std::pair<std::string, ConfigValue>>& entries() const { return entries_; }
 
  private:
   const ConfigValue* Find(const std::string& key) const {
@@ -211,8 +217,8 @@ struct KeyTypes {
       throw std::logic_error(std::string(what) + " key " + std::to_string(index) + " does not exist (" +
                              std::to_string(count) + " keys)");
     if (types[index] != want)
-      throw std::logic_error(std::string(what) + " key " + std::to_string(index) + " holds " +
-                             DTypeName(types[index]) + ", accessed as " + DTypeName(want));
+      throw std::logic_error(std::string(what) + " key " + std::to_string(index) + " holds " + DTypeName(types[index]) +
+                             ", accessed as " + DTypeName(want));
 #else
     (void)index, (void)want, (void)what;
 #endif

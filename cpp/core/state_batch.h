@@ -30,9 +30,7 @@ struct StateLayout {
 
   // Each key's block starts on a cache line, so rows of different keys
   // written by different workers rarely share one.
-  std::size_t BlockBytes(std::size_t key, int capacity) const {
-    return (row_bytes[key] * capacity + 63) / 64 * 64;
-  }
+  std::size_t BlockBytes(std::size_t key, int capacity) const { return (row_bytes[key] * capacity + 63) / 64 * 64; }
 };
 
 // Recycles batch memory. A batch's memory comes back here when the last
@@ -103,9 +101,7 @@ struct StateBatch {
     done.Reset(target);
   }
 
-  char* Row(std::size_t key, int row) const {
-    return key_base[key] + layout.row_bytes[key] * row;
-  }
+  char* Row(std::size_t key, int row) const { return key_base[key] + layout.row_bytes[key] * row; }
 
   const StateLayout& layout;
   std::shared_ptr<char> memory;

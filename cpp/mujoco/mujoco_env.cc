@@ -54,8 +54,7 @@ int ReadFrameSkip(const Config& c) {
   const int64_t fs = c.Get<int64_t>("frame_skip");
   // The bound keeps one agent step from running for hours.
   if (fs < 1 || fs > 1000000)
-    throw std::invalid_argument("frame_skip must be a positive integer (at most 1000000), got " +
-                                std::to_string(fs));
+    throw std::invalid_argument("frame_skip must be a positive integer (at most 1000000), got " + std::to_string(fs));
   return static_cast<int>(fs);
 }
 
@@ -127,8 +126,8 @@ void AddRenderDefaults(Config* c, const std::string& default_camera_config) {
 Range GetRange(const Config& c, const std::string& key) {
   const auto& p = c.Get<std::vector<double>>(key);
   if (p.size() != 2)
-    throw std::invalid_argument("config key '" + key + "' must be a pair (min, max), got " +
-                                std::to_string(p.size()) + " values");
+    throw std::invalid_argument("config key '" + key + "' must be a pair (min, max), got " + std::to_string(p.size()) +
+                                " values");
   return {p[0], p[1]};
 }
 

@@ -32,12 +32,8 @@ void RegisterGym(const std::string& name) {
         name + "-v" + std::to_string(version),
         std::move(defaults),
         [version](const Config& c) -> envpool::EnvSpec { return Task(c, version).spec(); },
-        [version](const Config& c, int) -> std::unique_ptr<envpool::Env> {
-          return std::make_unique<Task>(c, version);
-        },
-        [version](const Config& c, uint64_t seed) {
-          return envpool::mujoco::MakeRawStepper(Task(c, version), seed);
-        },
+        [version](const Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Task>(c, version); },
+        [version](const Config& c, uint64_t seed) { return envpool::mujoco::MakeRawStepper(Task(c, version), seed); },
         {"main_body"},
     };
     f.kind = "mujoco";

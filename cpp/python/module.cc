@@ -29,7 +29,6 @@ using envpool::Config;
 using envpool::ConfigValue;
 using envpool::DType;
 
-
 namespace {
 
 // The result of every pool call: a named tuple type (a C struct sequence,
@@ -116,8 +115,7 @@ bool IsPyNumber(const py::handle& o) {
 ConfigValue FromPython(const std::string& key, const ConfigValue& like, const py::handle& o) {
   auto bad = [&](const char* want) {
     return py::type_error("config '" + key + "' must be " + want + ", got " +
-                          std::string(py::str(py::type::of(o).attr("__name__"))) + " " +
-                          std::string(py::repr(o)));
+                          std::string(py::str(py::type::of(o).attr("__name__"))) + " " + std::string(py::repr(o)));
   };
   if (std::holds_alternative<bool>(like)) {
     if (!IsPyBool(o)) throw bad("a bool");
@@ -579,8 +577,7 @@ class PyPool {
     seeds.clear();
     if (IsPyInt(seed)) {
       int64_t s = CheckedSeed(seed);
-      if (s > INT64_MAX - pool_->options().num_envs)
-        throw py::value_error("seed must be in [0, 2**63 - 1 - num_envs]");
+      if (s > INT64_MAX - pool_->options().num_envs) throw py::value_error("seed must be in [0, 2**63 - 1 - num_envs]");
       for (int id : ids) seeds.push_back(static_cast<uint64_t>(s) + id);
     } else {
       if (!py::isinstance<py::sequence>(seed) || py::isinstance<py::str>(seed))
@@ -617,7 +614,8 @@ class PyPool {
     if (!arr || arr.ndim() != 1) throw py::type_error("env_id must be an int or a 1-D sequence of ints");
     if (arr.size() == 0) return ids;  // no envs: an empty batch
     char kind = arr.dtype().kind();
-    if (kind != 'i' && kind != 'u') throw py::type_error("env_id must hold integers, got dtype " + std::string(py::str(arr.dtype())));
+    if (kind != 'i' && kind != 'u')
+      throw py::type_error("env_id must hold integers, got dtype " + std::string(py::str(arr.dtype())));
     if (arr.dtype().is(py::dtype::of<int32_t>()) && (arr.flags() & py::array::c_style)) {
       // info["env_id"] as recv() returned it: read in place.
       const int32_t* p = static_cast<const int32_t*>(arr.data());
@@ -673,7 +671,8 @@ class PyPool {
     // NumPy's own conversion, so an exception raised by the object's
     // __array__ (e.g. a refused re-entrant call) reaches the caller as is.
     const auto& api = py::detail::npy_api::get();
-    PyObject* raw = api.PyArray_FromAny_(obj.ptr(), nullptr, 0, 0, py::detail::npy_api::NPY_ARRAY_ENSUREARRAY_, nullptr);
+    PyObject* raw =
+        api.PyArray_FromAny_(obj.ptr(), nullptr, 0, 0, py::detail::npy_api::NPY_ARRAY_ENSUREARRAY_, nullptr);
     if (raw == nullptr) throw py::error_already_set();
     auto arr = py::reinterpret_steal<py::array>(raw);
     char kind = arr.dtype().kind();
@@ -683,12 +682,14 @@ class PyPool {
       throw py::type_error(label + " has dtype " + std::string(py::str(arr.dtype())) + ", which cannot be cast to " +
                            envpool::DTypeName(spec.dtype));
     if (arr.ndim() != static_cast<py::ssize_t>(spec.shape.size()) + 1 || arr.shape(0) != n) {
-      throw py::value_error(label + " has shape " + std::string(py::str(py::tuple(py::cast(std::vector<py::ssize_t>(
-                                                        arr.shape(), arr.shape() + arr.ndim()))))) +
-                            ", expected " + ExpectedShape(spec, n));
+      throw py::value_error(
+          label + " has shape " +
+          std::string(py::str(py::tuple(py::cast(std::vector<py::ssize_t>(arr.shape(), arr.shape() + arr.ndim()))))) +
+          ", expected " + ExpectedShape(spec, n));
     }
     for (std::size_t d = 0; d < spec.shape.size(); ++d)
-      if (arr.shape(d + 1) != spec.shape[d]) throw py::value_error(label + " has the wrong shape, expected " + ExpectedShape(spec, n));
+      if (arr.shape(d + 1) != spec.shape[d])
+        throw py::value_error(label + " has the wrong shape, expected " + ExpectedShape(spec, n));
     if (discrete_[k]) CheckRange(spec, arr, label);
     return arr.dtype().is(action_dtypes_[k]) && (arr.flags() & py::array::c_style)
                ? arr
@@ -732,11 +733,14 @@ class PyPool {
       case 1:
         return is_signed ? check_signed(static_cast<const int8_t*>(d)) : check_unsigned(static_cast<const uint8_t*>(d));
       case 2:
-        return is_signed ? check_signed(static_cast<const int16_t*>(d)) : check_unsigned(static_cast<const uint16_t*>(d));
+        return is_signed ? check_signed(static_cast<const int16_t*>(d))
+                         : check_unsigned(static_cast<const uint16_t*>(d));
       case 4:
-        return is_signed ? check_signed(static_cast<const int32_t*>(d)) : check_unsigned(static_cast<const uint32_t*>(d));
+        return is_signed ? check_signed(static_cast<const int32_t*>(d))
+                         : check_unsigned(static_cast<const uint32_t*>(d));
       case 8:
-        return is_signed ? check_signed(static_cast<const int64_t*>(d)) : check_unsigned(static_cast<const uint64_t*>(d));
+        return is_signed ? check_signed(static_cast<const int64_t*>(d))
+                         : check_unsigned(static_cast<const uint64_t*>(d));
       default:
         throw py::type_error(label + " has an unsupported integer dtype " + std::string(py::str(a.dtype())));
     }
@@ -754,9 +758,9 @@ class PyPool {
     std::copy(o.shape.begin(), o.shape.end(), shape + 1);
     std::copy(o.strides.begin(), o.strides.end(), strides + 1);
     const auto& api = py::detail::npy_api::get();
-    PyObject* arr = api.PyArray_NewFromDescr_(api.PyArray_Type_, o.dtype.inc_ref().ptr(), static_cast<int>(ndim),
-                                              shape, strides, b.key_base[o.key],
-                                              py::detail::npy_api::NPY_ARRAY_WRITEABLE_, nullptr);
+    PyObject* arr =
+        api.PyArray_NewFromDescr_(api.PyArray_Type_, o.dtype.inc_ref().ptr(), static_cast<int>(ndim), shape, strides,
+                                  b.key_base[o.key], py::detail::npy_api::NPY_ARRAY_WRITEABLE_, nullptr);
     if (arr == nullptr) throw py::error_already_set();
     auto view = py::reinterpret_steal<py::array>(arr);
     if (api.PyArray_SetBaseObject_(arr, base.inc_ref().ptr()) != 0) throw py::error_already_set();
@@ -831,8 +835,7 @@ py::tuple MakeSpec(const std::string& family_name, const py::dict& user_config) 
   return py::make_tuple(ConfigDict(c), SpecList(state), SpecList(spec.action));
 }
 
-double RawCeiling(const std::string& family_name, const py::dict& user_config, int num_threads,
-                  double seconds) {
+double RawCeiling(const std::string& family_name, const py::dict& user_config, int num_threads, double seconds) {
   const envpool::Family& family = GetFamily(family_name);
   if (!family.make_raw_stepper) throw py::value_error("family '" + family_name + "' has no raw ceiling");
   if (num_threads < 1) throw py::value_error("num_threads must be >= 1");
@@ -867,8 +870,8 @@ PYBIND11_MODULE(_envpool, m) {
   m.def("family_defaults", [](const std::string& name) { return ConfigDict(AllDefaults(GetFamily(name))); });
   m.def("make_spec", &MakeSpec, py::arg("family"), py::arg("config"),
         "(config, state_spec, action_spec) of a family under a config, without making envs");
-  m.def("raw_ceiling", &RawCeiling, py::arg("family"), py::arg("config"), py::arg("num_threads"),
-        py::arg("seconds"), "Steps/s of the bare emulator/simulator, one env per thread, no engine");
+  m.def("raw_ceiling", &RawCeiling, py::arg("family"), py::arg("config"), py::arg("num_threads"), py::arg("seconds"),
+        "Steps/s of the bare emulator/simulator, one env per thread, no engine");
 
   RegisterXla(m);  // before Pool: Pool._engine returns its engine type
   py::class_<PyPool>(m, "Pool")

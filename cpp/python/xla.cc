@@ -347,8 +347,8 @@ void ConvertArgs(const Bound& b, const ffi::RemainingArgs& args, const int** ids
   const auto& specs = b.pool->env_spec().action;
   const std::size_t keys = specs.size();
   if (args.size() != keys && args.size() != keys + 1)
-    throw std::logic_error("envpool xla: expected " + std::to_string(keys) + " action buffers and optional env ids, got " +
-                           std::to_string(args.size()) + " buffers");
+    throw std::logic_error("envpool xla: expected " + std::to_string(keys) +
+                           " action buffers and optional env ids, got " + std::to_string(args.size()) + " buffers");
   Scratch& s = scratch();
   if (args.size() == keys + 1) {
     ReadIds(*args.get<ffi::AnyBuffer>(keys), b.pool->options().num_envs, s.ids);
@@ -363,7 +363,8 @@ void ConvertArgs(const Bound& b, const ffi::RemainingArgs& args, const int** ids
                                 std::to_string(b.pool->options().batch_size) + " envs, got " + std::to_string(*n));
   s.actions.resize(keys);
   s.ptrs.resize(keys);
-  for (std::size_t k = 0; k < keys; ++k) s.ptrs[k] = ConvertAction(b, k, *args.get<ffi::AnyBuffer>(k), *n, s.actions[k]);
+  for (std::size_t k = 0; k < keys; ++k)
+    s.ptrs[k] = ConvertAction(b, k, *args.get<ffi::AnyBuffer>(k), *n, s.actions[k]);
 }
 
 // Copies a finished batch into XLA's outputs, one buffer per state key in
@@ -443,25 +444,15 @@ ffi::Error StepImpl(ffi::AnyBuffer handle, ffi::RemainingArgs args, ffi::Result<
   });
 }
 
-XLA_FFI_DEFINE_HANDLER(kSend, SendImpl,
-                       ffi::Ffi::Bind()
-                           .Arg<ffi::AnyBuffer>()
-                           .RemainingArgs()
-                           .Ret<ffi::AnyBuffer>()
-                           .Attr<int64_t>("pool"));
-XLA_FFI_DEFINE_HANDLER(kRecv, RecvImpl,
-                       ffi::Ffi::Bind()
-                           .Arg<ffi::AnyBuffer>()
-                           .Ret<ffi::AnyBuffer>()
-                           .RemainingRets()
-                           .Attr<int64_t>("pool"));
-XLA_FFI_DEFINE_HANDLER(kStep, StepImpl,
-                       ffi::Ffi::Bind()
-                           .Arg<ffi::AnyBuffer>()
-                           .RemainingArgs()
-                           .Ret<ffi::AnyBuffer>()
-                           .RemainingRets()
-                           .Attr<int64_t>("pool"));
+XLA_FFI_DEFINE_HANDLER(
+    kSend, SendImpl,
+    ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().RemainingArgs().Ret<ffi::AnyBuffer>().Attr<int64_t>("pool"));
+XLA_FFI_DEFINE_HANDLER(
+    kRecv, RecvImpl,
+    ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::AnyBuffer>().RemainingRets().Attr<int64_t>("pool"));
+XLA_FFI_DEFINE_HANDLER(
+    kStep, StepImpl,
+    ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().RemainingArgs().Ret<ffi::AnyBuffer>().RemainingRets().Attr<int64_t>("pool"));
 
 // A pool's place in the registry, owned by its Python pool object: bound to
 // the pool's engine (rebound when the Python pool rebuilds its engine) and
@@ -493,13 +484,16 @@ void RegisterXla(py::module_& m) {
       .def(py::init<std::shared_ptr<EnvPool>>(), py::arg("engine"))
       .def("bind", &XlaSlot::Bind, py::arg("engine"))
       .def_property_readonly("id", &XlaSlot::id);
-  m.def("xla_handlers", [] {
-    py::dict d;
-    d["send"] = Capsule(kSend);
-    d["recv"] = Capsule(kRecv);
-    d["step"] = Capsule(kStep);
-    return d;
-  }, "The XLA FFI handlers (send, recv, step) as capsules for jax.ffi.register_ffi_target");
+  m.def(
+      "xla_handlers",
+      [] {
+        py::dict d;
+        d["send"] = Capsule(kSend);
+        d["recv"] = Capsule(kRecv);
+        d["step"] = Capsule(kStep);
+        return d;
+      },
+      "The XLA FFI handlers (send, recv, step) as capsules for jax.ffi.register_ffi_target");
 #else
   m.attr("has_xla") = false;
 #endif

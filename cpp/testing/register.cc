@@ -12,17 +12,15 @@ void Register() {
   using envpool::testing::Busy;
   using envpool::testing::Echo;
   // Dict observation and action.
-  envpool::RegisterFamily(envpool::Family{"Echo", Echo::Defaults(), &Echo::MakeSpec,
-                                          [](const envpool::Config& c, int) -> std::unique_ptr<envpool::Env> {
-                                            return std::make_unique<Echo>(c);
-                                          },
-                                          nullptr});
+  envpool::RegisterFamily(envpool::Family{
+      "Echo", Echo::Defaults(), &Echo::MakeSpec,
+      [](const envpool::Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Echo>(c); },
+      nullptr});
   // Steps that take as long as the action says, or throw.
-  envpool::RegisterFamily(envpool::Family{"Busy", Busy::Defaults(), &Busy::MakeSpec,
-                                          [](const envpool::Config& c, int id) -> std::unique_ptr<envpool::Env> {
-                                            return std::make_unique<Busy>(c, id);
-                                          },
-                                          nullptr});
+  envpool::RegisterFamily(envpool::Family{
+      "Busy", Busy::Defaults(), &Busy::MakeSpec,
+      [](const envpool::Config& c, int id) -> std::unique_ptr<envpool::Env> { return std::make_unique<Busy>(c, id); },
+      nullptr});
 }
 
 const envpool::FamilyRegistrar registrar(&Register);

@@ -26,12 +26,11 @@ import numpy as np
 try:
     from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 except ImportError as e:  # pragma: no cover - exercised only without SB3
-    raise ImportError(
-        "envpool.integrations.sb3 needs stable-baselines3>=2: pip install 'stable-baselines3>=2'"
-    ) from e
+    raise ImportError("envpool.integrations.sb3 needs stable-baselines3>=2: pip install 'stable-baselines3>=2'") from e
+
+from gymnasium.vector import AutoresetMode
 
 import envpool
-from gymnasium.vector import AutoresetMode
 
 # gymnasium's same-step bookkeeping keys: consumed here, not passed on per env.
 _FINAL_KEYS = ("final_obs", "_final_obs", "final_info", "_final_info")
@@ -127,7 +126,9 @@ class SB3VecEnv(VecEnv):
             raise NotImplementedError("envpool envs share their attributes: set them for all envs")
         setattr(self.pool, attr_name, value)
 
-    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any) -> list[Any]:
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
+    ) -> list[Any]:
         raise NotImplementedError(f"envpool envs run in C++: no per-env method {method_name!r}")
 
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:

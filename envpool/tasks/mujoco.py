@@ -76,9 +76,7 @@ _LEGACY = {
 for _task, _steps, _threshold, _fps in _TASKS:
     _extra = {"render_fps": _fps} if _threshold is None else {"reward_threshold": _threshold, "render_fps": _fps}
     _old, _old_config = _LEGACY[_task]
-    register(
-        f"{_task}-{_old}", f"{_task}-v4", max_episode_steps=_steps, assets_dir=_ASSETS, **_extra, **_old_config
-    )
+    register(f"{_task}-{_old}", f"{_task}-v4", max_episode_steps=_steps, assets_dir=_ASSETS, **_extra, **_old_config)
     for _version in ("v4", "v5"):
         _id = f"{_task}-{_version}"
         register(_id, _id, max_episode_steps=_steps, assets_dir=_ASSETS, **_extra)

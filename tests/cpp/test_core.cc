@@ -17,12 +17,12 @@
 
 using namespace envpool;
 
-#define CHECK(cond)                                                     \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
+#define CHECK(cond)                                                                 \
+  do {                                                                              \
+    if (!(cond)) {                                                                  \
       std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::exit(1);                                                     \
-    }                                                                   \
+      std::exit(1);                                                                 \
+    }                                                                               \
   } while (0)
 
 static void MaybeYield(std::mt19937& rng) {
@@ -37,8 +37,10 @@ void TestSemaphore() {
   for (int c = 0; c < kConsumers; ++c)
     ts.emplace_back([&] {
       while (taken.load() < kProducers * kEach) {
-        if (sem.TryAcquire()) taken.fetch_add(1);
-        else std::this_thread::yield();
+        if (sem.TryAcquire())
+          taken.fetch_add(1);
+        else
+          std::this_thread::yield();
       }
     });
   for (int p = 0; p < kProducers; ++p)
@@ -189,9 +191,7 @@ class CountingEnv : public Env {
 Family CountingFamily() {
   return Family{"Counting",
                 {},
-                [](const Config&) {
-                  return PairSpec(0);
-                },
+                [](const Config&) { return PairSpec(0); },
                 [](const Config&, int id) -> std::unique_ptr<Env> { return std::make_unique<CountingEnv>(id); },
                 nullptr};
 }
@@ -252,7 +252,6 @@ void TestPool(int num_envs, int batch, int threads, AutoresetMode mode, int roun
   // Destroying with work in flight must not hang.
 }
 
-
 // An env whose step sleeps for as many microseconds as its action says
 // (negative: throws std::invalid_argument). Observation: (env id, steps).
 class SleepyEnv : public Env {
@@ -284,9 +283,7 @@ class SleepyEnv : public Env {
 Family SleepyFamily() {
   return Family{"Sleepy",
                 {},
-                [](const Config&) {
-                  return PairSpec(-1);
-                },
+                [](const Config&) { return PairSpec(-1); },
                 [](const Config&, int id) -> std::unique_ptr<Env> { return std::make_unique<SleepyEnv>(id); },
                 nullptr};
 }

@@ -116,7 +116,9 @@ def default_venv_dir(jax: bool = False) -> Path:
     if root:
         return Path(root + suffix)
     owner = hashlib.sha1("\n".join(main_site_dirs()).encode()).hexdigest()[:8]
-    tag = f"py{sys.version_info.major}{sys.version_info.minor}-gym{GYM_VERSION}-cleanrl{CLEANRL_VERSION}{suffix}-{owner}"
+    tag = (
+        f"py{sys.version_info.major}{sys.version_info.minor}-gym{GYM_VERSION}-cleanrl{CLEANRL_VERSION}{suffix}-{owner}"
+    )
     return Path(tempfile.gettempdir()) / f"envpool-legacy-{tag}"
 
 

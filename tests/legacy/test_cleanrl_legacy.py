@@ -160,7 +160,9 @@ def test_cleanrl_jax_scripts_run_unmodified(legacy_jax_python, tmp_path, name):
     task = "Breakout-v5"
     if task not in envpool.list_all_envs():
         pytest.skip("no Atari in this build")
-    locate = _run(legacy_jax_python, ["-c", f"import importlib.util as u; print(u.find_spec('cleanrl.{name}').origin)"], tmp_path)
+    locate = _run(
+        legacy_jax_python, ["-c", f"import importlib.util as u; print(u.find_spec('cleanrl.{name}').origin)"], tmp_path
+    )
     assert locate.returncode == 0, locate.stderr[-2000:]
     args = ["--env-id", task, "--total-timesteps", "192", "--num-envs", "4", "--num-steps", "16"]
     args += ["--update-epochs", "1", "--cuda", "False", "--seed", "1"]

@@ -125,8 +125,8 @@ class Humanoid : public MujocoEnv {
     StepResult r;
     r.terminated = !healthy && terminate_when_unhealthy_;
     if (v5_) {
-      const double contact = Clip(contact_cost_weight_ * SquareSum(d_->cfrc_ext, 6 * m_->nbody),
-                                  contact_cost_range_.lo, contact_cost_range_.hi);
+      const double contact = Clip(contact_cost_weight_ * SquareSum(d_->cfrc_ext, 6 * m_->nbody), contact_cost_range_.lo,
+                                  contact_cost_range_.hi);
       r.reward = (fwd + hr) - (ctrl + contact);
       *out[spec_.x_position] = qpos[0];
       *out[spec_.y_position] = qpos[1];
