@@ -26,23 +26,26 @@ The creator adapts envpool to RLlib's expectations, so user code needs nothing:
   ``sync`` / ``async`` modes make that many single-env views instead.
 * ``env_config`` entries are :func:`envpool.make` options (``episodic_life``,
   ``num_threads``, ``seed``, ...).
-* Without a ``seed`` option, env runner w seeds its pool's envs from
-  ``w * num_envs`` on (its k-th single-env view: ``w * 100000 + k``), so runners
-  do not replay each other's episodes (a pool's default seed is 0 everywhere).
+* Without a ``seed`` option, each pool (or single-env view) is seeded from fresh
+  entropy, as an unseeded gymnasium env is, so env runners do not replay each
+  other's episodes (a pool's own default seed is 0 everywhere). With
+  ``config.debugging(seed=s)`` RLlib reseeds every env at its first reset
+  (runner w: ``reset(seed=s + w)``, env i of its pool then gets ``s + w + i``).
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.abc
-import itertools
 import importlib.util
 import sys
 import warnings
 from typing import Any
 
+import numpy as np
+
 _TUNE_REGISTRY = "ray.tune.registry"
-_single_envs_made = itertools.count()
+_SEED_RANGE = 2**62  # leaves room for seed + env id
 
 
 def env_creator(task_id: str, env_context: Any) -> Any:
@@ -53,13 +56,12 @@ def env_creator(task_id: str, env_context: Any) -> Any:
 
     options = dict(env_context or {})
     num_envs = options.pop("num_envs", None)
-    worker_index = int(getattr(env_context, "worker_index", 0) or 0)
-    if num_envs is None:  # one of the single-env views of a "sync" / "async" runner
-        if "seed" not in options:
-            options["seed"] = worker_index * 100_000 + next(_single_envs_made)
-        return GymnasiumSingleEnv(task_id, **options)
     if "seed" not in options:
-        options["seed"] = worker_index * int(num_envs)
+        # As an unseeded gymnasium env: fresh entropy (a pool's default seed is 0 in
+        # every process, so every env runner would replay the same episodes).
+        options["seed"] = int(np.random.SeedSequence().entropy % _SEED_RANGE)
+    if num_envs is None:  # one of the single-env views of a "sync" / "async" runner
+        return GymnasiumSingleEnv(task_id, **options)
     return make_vector_env(task_id, num_envs=int(num_envs), **options)
 
 
