@@ -81,4 +81,11 @@ def make_spec(task_id: str, **config: Any) -> EnvSpec:
     return make_pool_spec(task_id, config)
 
 
+def __getattr__(name: str) -> Any:
+    # envpool.ray (pools over Ray actors) imports Ray: only when first used.
+    if name == "ray":
+        return importlib.import_module("envpool.ray")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = ["make", "make_gymnasium", "make_gym", "make_dm", "make_spec", "list_all_envs", "register", "EnvSpec"]

@@ -15,6 +15,9 @@ Engines
     ``ale-vector``       ale_py.vector_env.AtariVectorEnv (Atari tasks only)
     ``raw``              envpool._envpool.raw_ceiling: bare emulators/simulators in
                          a C++ loop, one per thread, no engine (families that have one)
+    ``ray``              envpool.ray.make: the pool spread over ``--ray-actors`` Ray
+                         actors (default 2) on a local Ray instance, num_threads
+                         split between them (needs ``envpool[ray]``)
     ``python:PATH``      the ``envpool`` imported by another interpreter (``--python``)
 
 For Atari, the gymnasium engines use ``gymnasium.make("ALE/<Game>-v5",

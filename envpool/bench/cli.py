@@ -27,7 +27,7 @@ WORKER = Path(__file__).resolve().with_name("worker.py")
 RESULT_TAG = "@@envpool-bench-result@@ "  # same as worker.RESULT_TAG
 SCHEMA = "envpool-bench/1"
 
-BUILTIN_ENGINES = ("envpool", "gymnasium-sync", "gymnasium-async", "ale-vector", "raw")
+BUILTIN_ENGINES = ("envpool", "gymnasium-sync", "gymnasium-async", "ale-vector", "raw", "ray")
 DEFAULT_ENGINES = ("envpool", "gymnasium-sync", "ale-vector", "raw")
 DEFAULT_TASKS = ("CartPole-v1", "Pong-v5")
 DEFAULT_NUM_ENVS = (1, 8, 64)
@@ -245,6 +245,8 @@ class Availability:
             return None
         if engine == "raw":
             return self._raw_reason(t)
+        if engine == "ray":  # envpool.ray over --ray-actors actors (worker.py's _run_ray)
+            return None if _has_module("ray") else "ray not installed: pip install 'envpool[ray]'"
         if engine == "ale-vector":
             if t.kind != "atari":
                 return "Atari tasks only"
@@ -285,6 +287,7 @@ def measure(engine: str, case: Case, task: Task, args: argparse.Namespace, rnd: 
         "config": task.config,
         "gym_id": task.gym_id,
         "atari": task.atari_options(),
+        "ray_actors": getattr(args, "ray_actors", 2),
     }
     if engine.startswith("python:"):
         python, env = engine[len("python:") :], _clean_env(None)
@@ -404,6 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="PATH", help="write the results as JSON (schema in envpool.bench's docstring)")
     p.add_argument("--plot", metavar="PATH", help="write a PNG of steps/s against num_envs per engine")
     p.add_argument("--seed", type=int, default=0, help="base seed (round r uses seed + r)")
+    p.add_argument("--ray-actors", type=int, default=2, help="Ray actors of the ray engine (default 2)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return p
 

@@ -157,6 +157,54 @@ def _run_envpool(spec: dict) -> dict:
     return out
 
 
+def _run_ray(spec: dict) -> dict:
+    """envpool.ray: the pool spread over ``spec["ray_actors"]`` (default 2) Ray actors
+    on a local Ray instance, each with num_threads / actors threads; the same gym
+    interface and loops as ``_run_envpool``. Ray's start and the actors' pools are
+    set up before timing."""
+    import ray
+
+    import envpool
+    import envpool.ray
+
+    task, n, b = spec["task"], spec["num_envs"], spec["batch_size"]
+    k = int(spec.get("ray_actors") or 2)
+    if k > n:
+        raise Unavailable(f"{k} Ray actors need num_envs >= {k}")
+    ray.init(num_cpus=k, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    try:
+        env = envpool.ray.make(
+            task,
+            "gym",
+            num_envs=n,
+            num_actors=k,
+            batch_size=b,
+            num_threads=max(1, spec["num_threads"] // k),
+            seed=spec["seed"],
+            placement={"num_cpus": 1},
+        )
+        rng = np.random.default_rng(spec["seed"])
+        acts = _space_batches(envpool.make_spec(task).action_space, b, rng)
+        m = len(acts)
+        if b == n:
+            env.reset()
+            step = env.step
+            call = lambda i: step(acts[i % m])  # noqa: E731
+        else:
+            env.async_reset()
+            send, recv = env.send, env.recv
+
+            def call(i: int) -> None:
+                send(acts[i % m], _env_ids(recv()))
+
+        out = _time_loop(call, b, spec["warmup"], spec["seconds"])
+        out["ray_actors"] = k
+        env.close()
+        return out
+    finally:
+        ray.shutdown()
+
+
 def _gymnasium_env_fn(spec: dict):
     import gymnasium
 
@@ -256,6 +304,7 @@ ENGINES = {
     "gymnasium-async": lambda s: _run_gymnasium(s, asynchronous=True),
     "ale-vector": _run_ale_vector,
     "raw": _run_raw,
+    "ray": _run_ray,
 }
 
 
