@@ -154,12 +154,14 @@ class RayEngine:
         num_actors: int,
         placement: dict[str, Any] | list[dict[str, Any]] | None,
         options: dict[str, Any],
+        action_specs: list[tuple],
     ) -> None:
         if not isinstance(num_actors, (int, np.integer)) or isinstance(num_actors, bool) or num_actors < 1:
             raise ValueError(f"num_actors must be an int >= 1, got {num_actors!r}")
         if num_actors > num_envs:
             raise ValueError(f"num_actors={num_actors} is more than num_envs={num_envs}: every actor needs an env")
         placements = _placements(placement, int(num_actors))
+        self.action_specs = list(action_specs)
         self.num_envs = int(num_envs)
         self.batch_size = int(batch_size)
         self.sync = self.batch_size == self.num_envs
@@ -295,7 +297,7 @@ class RayEngine:
         if lost:
             raise self._lost_error(lost[0], "was lost earlier")
         if kind == "step":
-            _check_rows(action, len(ids))
+            _check_actions(action, len(ids), self.action_specs)
         calls = []
         for k in dict.fromkeys(actors.tolist()):
             sel = np.flatnonzero(actors == k)
@@ -477,14 +479,34 @@ def _would_wait(available: int, batch_size: int) -> RuntimeError:
     )
 
 
-def _check_rows(action: Any, n: int) -> None:
-    """Each action key has one row per env sent (what splitting needs; the actor's
-    engine checks dtype and range)."""
-    arrays = action.values() if isinstance(action, dict) else [action]
-    for a in arrays:
-        shape = np.shape(a)
-        if len(shape) == 0 or shape[0] != n:
-            raise ValueError(f"action has shape {shape}, expected {n} rows (one per env)")
+def _check_actions(action: Any, n: int, specs: list[tuple]) -> None:
+    """The engine's checks of an action for n envs (keys, dtype kind, shape, the range
+    of discrete actions), made before anything is sent: a call refused by one actor
+    would leave the others stepped."""
+    names = [s[0][7:] if s[0].startswith("action:") else "" for s in specs]
+    if names == [""]:
+        if isinstance(action, dict):
+            raise TypeError("this env takes an array action, not a dict")
+        items = [("action", action, specs[0])]
+    else:
+        if not isinstance(action, dict):
+            raise TypeError(f"this env takes a dict action with keys {names}")
+        if set(action) != set(names):
+            raise ValueError(f"action dict must have exactly the keys {names}")
+        items = [(f"action['{k}']", action[k], spec) for k, spec in zip(names, specs)]
+    for label, value, (_, dtype, shape, low, high) in items:
+        a = np.asarray(value)
+        is_float = np.dtype(dtype).kind == "f"
+        if not (a.dtype.kind in "iu" or (is_float and a.dtype.kind == "f")):
+            raise TypeError(f"{label} has dtype {a.dtype}, which cannot be cast to {dtype}")
+        if a.shape != (n, *shape):
+            raise ValueError(f"{label} has shape {a.shape}, expected {(n, *shape)} (one row per env)")
+        if not is_float and shape == () and np.isfinite(low[0]) and np.isfinite(high[0]) and a.size:
+            bad = np.flatnonzero((a < low[0]) | (a > high[0]))
+            if len(bad):
+                raise ValueError(
+                    f"{label} {a[bad[0]]} (row {bad[0]}) is out of range [{int(low[0])}, {int(high[0])}]"
+                )
 
 
 def _rows_of(action: Any, sel: np.ndarray) -> Any:
@@ -543,6 +565,7 @@ class _RayPool:
             num_actors=num_actors,
             placement=placement,
             options=options,
+            action_specs=spec.action_arrays,
         )
 
     @property

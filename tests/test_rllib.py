@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("ray.rllib", reason="needs ray[rllib] (pip install 'envpool[ray]')")
+pytest.importorskip("ray.rllib", reason="needs RLlib (pip install 'envpool[rllib]')")
 
 import envpool  # noqa: E402
 from envpool.gymnasium_env import GymnasiumEnvPool  # noqa: E402
