@@ -311,15 +311,17 @@ class RayEngine:
         return calls
 
     # -- receiving ------------------------------------------------------------
-    def _receive(self, call: _Call) -> _Chunk:
-        """The chunk of one finished call; its envs are no longer in flight."""
+    def _receive(self, call: _Call, out: Any = None) -> _Chunk:
+        """The chunk of one finished call (``out``: its result, if already fetched); its
+        envs are no longer in flight."""
         try:
-            out = ray.get(call.ref)
+            if out is None:
+                out = ray.get(call.ref)
         except ray.exceptions.RayActorError:
             self._in_flight[call.ids] = False
             self._lose(call.actor)
             raise self._lost_error(call.actor, "died") from None
-        except ray.exceptions.RayTaskError as e:  # refused before stepping (a bad action): nothing changed
+        except ray.exceptions.RayTaskError as e:  # refused before stepping: nothing changed
             self._in_flight[call.ids] = False
             raise e.as_instanceof_cause() from None
         self._in_flight[call.ids] = False
@@ -329,10 +331,14 @@ class RayEngine:
         return _Chunk(call.ids, rows, np.isin(call.ids, failed), (exc_type, what))
 
     def _wait_all(self, calls: list[_Call]) -> list[_Chunk]:
+        try:  # the common case: one ray.get for every call
+            outs = ray.get([c.ref for c in calls])
+        except Exception:
+            outs = [None] * len(calls)
         chunks, first_error = [], None
-        for call in calls:  # receive every call, even after one fails, so none stays in flight
+        for call, out in zip(calls, outs):  # every call received, even after one fails: none stays in flight
             try:
-                chunks.append(self._receive(call))
+                chunks.append(self._receive(call, out))
             except Exception as e:
                 first_error = first_error or e
         if first_error is not None:

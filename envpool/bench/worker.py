@@ -171,7 +171,7 @@ def _run_ray(spec: dict) -> dict:
     k = int(spec.get("ray_actors") or 2)
     if k > n:
         raise Unavailable(f"{k} Ray actors need num_envs >= {k}")
-    ray.init(num_cpus=k, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    ray.init(address="local", num_cpus=k, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
     try:
         env = envpool.ray.make(
             task,
