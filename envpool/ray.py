@@ -155,6 +155,7 @@ class RayEngine:
         placement: dict[str, Any] | list[dict[str, Any]] | None,
         options: dict[str, Any],
         action_specs: list[tuple],
+        start_timeout: float | None = 300.0,
     ) -> None:
         if not isinstance(num_actors, (int, np.integer)) or isinstance(num_actors, bool) or num_actors < 1:
             raise ValueError(f"num_actors must be an int >= 1, got {num_actors!r}")
@@ -183,9 +184,16 @@ class RayEngine:
         self._groups: deque[_Group] = deque()  # sync: send()s not yet received
         self._last_ids = np.arange(self.num_envs, dtype=np.int32)
         try:  # every actor up (its pool made) before the first call; errors surface here
-            self.actor_info = ray.get([a.info.remote() for a in self.actors])
+            self.actor_info = ray.get([a.info.remote() for a in self.actors], timeout=start_timeout)
         except BaseException as e:
             self.close()
+            if isinstance(e, ray.exceptions.GetTimeoutError):
+                raise TimeoutError(
+                    f"envpool.ray: {num_actors} actors did not all start within {start_timeout} s; the cluster "
+                    f"may lack the resources they ask for (placement={placement!r}; an actor reserves 1 CPU "
+                    "unless told otherwise): free some, use fewer actors or smaller placement options, "
+                    "or pass start_timeout=None to wait for them"
+                ) from None
             if isinstance(e, ray.exceptions.RayActorError):
                 raise RuntimeError(f"envpool.ray: an actor could not make its pool: {e}") from e
             raise
@@ -554,12 +562,14 @@ class _RayPool:
 
     _ENV_TYPE = ""
 
-    def __init__(self, task_id: Any, num_actors: int = 2, placement: Any = None, **config: Any) -> None:
-        self._ray_args = (task_id, num_actors, placement, dict(config))
+    def __init__(
+        self, task_id: Any, num_actors: int = 2, placement: Any = None, start_timeout: float | None = 300.0, **config: Any
+    ) -> None:
+        self._ray_args = (task_id, num_actors, placement, start_timeout, dict(config))
         super().__init__(task_id, **config)  # type: ignore[call-arg]
 
     def _new_pool(self) -> RayEngine:
-        task_id, num_actors, placement, config = self._ray_args
+        task_id, num_actors, placement, start_timeout, config = self._ray_args
         spec = self.spec  # type: ignore[attr-defined]
         options = {k: v for k, v in config.items() if k not in ("num_envs", "batch_size", "seed")}
         return RayEngine(
@@ -572,6 +582,7 @@ class _RayPool:
             placement=placement,
             options=options,
             action_specs=spec.action_arrays,
+            start_timeout=start_timeout,
         )
 
     @property
@@ -626,6 +637,7 @@ def make(
     num_envs: int = 1,
     num_actors: int = 2,
     placement: dict[str, Any] | list[dict[str, Any]] | None = None,
+    start_timeout: float | None = 300.0,
     **options: Any,
 ) -> Any:
     """A pool of ``num_envs`` envs of ``task_id`` spread over ``num_actors`` Ray actors.
@@ -636,6 +648,8 @@ def make(
         num_envs: envs in all; actor k holds about ``num_envs / num_actors`` of them.
         num_actors: Ray actors (at most num_envs).
         placement: ``Actor.options`` for every actor (a dict), or one dict per actor.
+        start_timeout: seconds to wait for every actor to start (``TimeoutError`` after,
+            e.g. when the cluster lacks the CPUs they reserve); None waits for ever.
         **options: :func:`envpool.make` options (batch_size, seed, autoreset_mode,
             num_threads per actor, the task's own options...).
 
@@ -645,7 +659,9 @@ def make(
         _CLASSES.update(_classes())
     if env_type not in _CLASSES:
         raise ValueError(f"env_type must be one of ('gymnasium', 'gym', 'dm'), got {env_type!r}")
-    return _CLASSES[env_type](task_id, num_actors=num_actors, placement=placement, num_envs=num_envs, **options)
+    return _CLASSES[env_type](
+        task_id, num_actors=num_actors, placement=placement, start_timeout=start_timeout, num_envs=num_envs, **options
+    )
 
 
 __all__ = ["make", "ActorLostError", "RayEngine"]

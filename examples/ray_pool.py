@@ -35,7 +35,9 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--address", default=None, help="Ray cluster address (default: start a local instance)")
     args = p.parse_args(argv)
 
-    ray.init(address=args.address, include_dashboard=False)
+    # A local instance gets the CPUs the actors reserve (Ray's default: this machine's cores).
+    local_cpus = None if args.address else max(1, int(np.ceil(args.num_actors * args.cpus_per_actor)))
+    ray.init(address=args.address, num_cpus=local_cpus, include_dashboard=False)
     envs = envpool.ray.make(
         args.task,
         "gymnasium",

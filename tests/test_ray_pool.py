@@ -283,6 +283,17 @@ def _cpus_free(total: float, timeout: float = 20.0) -> bool:
     return False
 
 
+def _dead(actor, timeout: float = 30.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            ray.get(actor.info.remote(), timeout=timeout)
+        except ray.exceptions.RayActorError:
+            return True
+        time.sleep(0.2)
+    return False
+
+
 def test_close_ends_every_actor(pools):
     total = ray.cluster_resources()["CPU"]
     assert _cpus_free(total)
@@ -291,9 +302,7 @@ def test_close_ends_every_actor(pools):
     envs.reset()
     assert ray.available_resources().get("CPU", 0.0) == 0.0  # one CPU each, on every node
     envs.close()
-    for h in handles:
-        with pytest.raises(ray.exceptions.RayActorError):
-            ray.get(h.info.remote(), timeout=30)
+    assert all(_dead(h) for h in handles)  # ray.kill ends them (asynchronously: a call racing it may still run)
     assert _cpus_free(total)  # nothing left holding the nodes
     with pytest.raises(RuntimeError, match="closed"):
         envs.step(np.zeros(6, dtype=np.int64))
@@ -302,6 +311,13 @@ def test_close_ends_every_actor(pools):
     assert obs.shape == (6, 4) and not set(map(id, envs.actors)) & set(map(id, handles))
     envs.close()
     assert _cpus_free(total)
+
+
+def test_actors_that_cannot_start_time_out_and_are_ended(cluster):
+    total = ray.cluster_resources()["CPU"]
+    with pytest.raises(TimeoutError, match="did not all start within 2.0 s"):
+        envpool.ray.make("CartPole-v1", "gymnasium", num_envs=4, num_actors=4, placement=ONE_PER_NODE, start_timeout=2.0)
+    assert _cpus_free(total)  # the three that did start were ended too
 
 
 def test_placement_per_actor(pools, cluster):
