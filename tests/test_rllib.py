@@ -26,11 +26,13 @@ def _run(code: str) -> str:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
 
 
-@pytest.mark.parametrize("order", ["envpool first", "ray first"])
+@pytest.mark.parametrize("order", ["envpool first", "ray first", "envpool, a find_spec, then ray"])
 def test_tasks_reach_tunes_registry_in_either_import_order(order):
     imports = ["import envpool", "from ray.tune.registry import _global_registry, ENV_CREATOR"]
     if order == "ray first":
         imports.reverse()
+    elif order.startswith("envpool, a find_spec"):  # looking the module up without loading it keeps the hook
+        imports.insert(1, "import importlib.util; assert importlib.util.find_spec('ray.tune.registry')")
     code = "\n".join(
         [
             *imports,

@@ -96,15 +96,19 @@ class _AfterImport(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.name = name
         self.callback = callback
         self._loader: Any = None
+        self._finding = False
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname != self.name:
+        if fullname != self.name or self._finding:
             return None
-        if self in sys.meta_path:
-            sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
+        self._finding = True  # the real finders' spec, without coming back here
+        try:
+            spec = importlib.util.find_spec(fullname)
+        finally:
+            self._finding = False
         if spec is None or spec.loader is None:
             return spec
+        # A find_spec() that never loads (importlib.util.find_spec) leaves the hook in place.
         self._loader, spec.loader = spec.loader, self
         return spec
 
@@ -114,6 +118,8 @@ class _AfterImport(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def exec_module(self, module: Any) -> None:
         self._loader.exec_module(module)
         module.__loader__ = module.__spec__.loader = self._loader
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
         self.callback()
 
 
