@@ -11,8 +11,8 @@ import importlib
 from typing import Any
 
 from envpool import _envpool
-from envpool._spec import EnvSpec
 from envpool._pool import make_pool_spec
+from envpool._spec import EnvSpec
 from envpool.integrations import gymnasium_registry as _gymnasium_registry
 from envpool.integrations import rllib as _rllib
 from envpool.registration import list_all_envs, register

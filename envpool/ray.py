@@ -43,8 +43,9 @@ both autoreset modes, ``frame_stack`` and the options of every task.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -344,7 +345,7 @@ class RayEngine:
         except Exception:
             outs = [None] * len(calls)
         chunks, first_error = [], None
-        for call, out in zip(calls, outs):  # every call received, even after one fails: none stays in flight
+        for call, out in zip(calls, outs, strict=True):  # every call received, even after one fails: none stays in flight
             try:
                 chunks.append(self._receive(call, out))
             except Exception as e:
@@ -507,7 +508,7 @@ def _check_actions(action: Any, n: int, specs: list[tuple]) -> None:
             raise TypeError(f"this env takes a dict action with keys {names}")
         if set(action) != set(names):
             raise ValueError(f"action dict must have exactly the keys {names}")
-        items = [(f"action['{k}']", action[k], spec) for k, spec in zip(names, specs)]
+        items = [(f"action['{k}']", action[k], spec) for k, spec in zip(names, specs, strict=True)]
     for label, value, (_, dtype, shape, low, high) in items:
         a = np.asarray(value)
         is_float = np.dtype(dtype).kind == "f"

@@ -75,7 +75,7 @@ def test_make_vec_returns_our_pool_with_the_options():
     for _ in range(20):
         actions = rng.integers(0, 6, size=8)
         got, want = envs.step(actions), ref.step(actions)
-        for g, w in zip(got[:4], want[:4]):
+        for g, w in zip(got[:4], want[:4], strict=True):
             np.testing.assert_array_equal(g, w)
         np.testing.assert_array_equal(got[4]["lives"], want[4]["lives"])
     envs.close()

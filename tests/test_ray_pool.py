@@ -204,7 +204,7 @@ def test_async_per_env_trajectories_equal_a_local_pool(pools):
             want[i].append((obs[i], reward[i], terminated[i], truncated[i]))
     for i in range(n):
         assert len(got[i]) >= 10
-        for k, (g, w) in enumerate(zip(got[i], want[i])):
+        for k, (g, w) in enumerate(zip(got[i], want[i], strict=False)):
             np.testing.assert_array_equal(g[0], w[0], err_msg=f"env {i} step {k}")
             assert g[1:] == w[1:], (i, k)
     local.close()
