@@ -191,9 +191,8 @@ class RayEngine:
             if isinstance(e, ray.exceptions.GetTimeoutError):
                 raise TimeoutError(
                     f"envpool.ray: {num_actors} actors did not all start within {start_timeout} s; the cluster "
-                    f"may lack the resources they ask for (placement={placement!r}; an actor reserves 1 CPU "
-                    "unless told otherwise): free some, use fewer actors or smaller placement options, "
-                    "or pass start_timeout=None to wait for them"
+                    f"may lack the resources they ask for (placement={placement!r}): free some, use fewer "
+                    "actors or smaller placement options, or pass start_timeout=None to wait for them"
                 ) from None
             if isinstance(e, ray.exceptions.RayActorError):
                 raise RuntimeError(f"envpool.ray: an actor could not make its pool: {e}") from e
@@ -572,7 +571,8 @@ class _RayPool:
     def _new_pool(self) -> RayEngine:
         task_id, num_actors, placement, start_timeout, config = self._ray_args
         spec = self.spec  # type: ignore[attr-defined]
-        options = {k: v for k, v in config.items() if k not in ("num_envs", "batch_size", "seed")}
+        # frame_stack: the driver's interface stacks (the actors' engines give plain rows)
+        options = {k: v for k, v in config.items() if k not in ("num_envs", "batch_size", "seed", "frame_stack")}
         return RayEngine(
             task_id,
             self._ENV_TYPE,

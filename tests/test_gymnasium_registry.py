@@ -213,3 +213,21 @@ with warnings.catch_warnings():
 print("ok")
 """
     assert _run(code).strip() == "ok"
+
+
+def test_a_task_registered_later_joins_gymnasiums_registry():
+    code = """
+import gymnasium, envpool
+envpool.register("MyCartPole-v0", "CartPole", max_episode_steps=7)
+env = gymnasium.make("envpool/MyCartPole-v0")
+env.reset(seed=0)
+steps = 0
+while True:
+    steps += 1
+    _, _, terminated, truncated, _ = env.step(steps % 2)
+    if terminated or truncated:
+        break
+envs = gymnasium.make_vec("envpool/MyCartPole-v0", num_envs=2)
+print(steps, truncated, envs.num_envs)
+"""
+    assert _run(code).split() == ["7", "True", "2"]

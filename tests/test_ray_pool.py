@@ -261,7 +261,10 @@ def test_actor_death_raises_naming_the_lost_env_ids(pools, mode):
             envs.step(np.zeros(1, dtype=np.int64), env_id=[3])
     else:
         envs.async_reset()
-        _block(envs.actors[1], 5.0)  # still in flight when it dies
+        for _ in range(3):  # every env's reset row
+            envs.recv()
+        _block(envs.actors[1], 5.0)  # its envs' steps are still in flight when it dies
+        envs.send(np.zeros(n, dtype=np.int64), np.arange(n))
         for _ in range(2):
             *_, info = envs.recv()
             assert not set(info["env_id"].tolist()) & set(lost.tolist())

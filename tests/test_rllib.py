@@ -40,10 +40,15 @@ def test_tasks_reach_tunes_registry_in_either_import_order(order):
             "creator = _global_registry.get(ENV_CREATOR, 'envpool/Pong-v5')",
             "assert isinstance(creator, functools.partial) and creator.args == ('Pong-v5',), creator",
             "assert _global_registry.contains(ENV_CREATOR, 'envpool/CartPole-v1')",
-            "print(sum(1 for c, k in _global_registry._to_flush if k.startswith('envpool/')))",
+            "n = sum(1 for c, k in _global_registry._to_flush if k.startswith('envpool/'))",
+            "assert n == len(envpool.list_all_envs()), n",
+            # a task registered later joins it too
+            "envpool.register('MyCartPole-v0', 'CartPole')",
+            "assert _global_registry.get(ENV_CREATOR, 'envpool/MyCartPole-v0').args == ('MyCartPole-v0',)",
+            "print('ok')",
         ]
     )
-    assert int(_run(code)) == len(envpool.list_all_envs())
+    assert _run(code).strip() == "ok"
 
 
 def test_env_creator_builds_what_rllib_asks_for():

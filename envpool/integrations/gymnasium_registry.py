@@ -26,7 +26,8 @@ adds gymnasium's ``TimeLimit`` at k, inside the engine's limit.)
 
 Registration is a dictionary entry per task (no pool is made) and skips ids that
 gymnasium's registry already holds, so importing envpool again (or after another
-package registered the same id) changes nothing.
+package registered the same id) changes nothing. :func:`envpool.register` registers a
+task added later in the same way.
 """
 
 from __future__ import annotations
@@ -53,31 +54,36 @@ def make_vector_env(task_id: str, num_envs: int = 1, **options: Any) -> Any:
     return envpool.make(task_id, env_type="gymnasium", num_envs=num_envs, **options)
 
 
-def register_envs() -> list[str]:
-    """Register every envpool task in gymnasium's registry; returns the ids added."""
+def register_task(task_id: str) -> bool:
+    """Register one envpool task in gymnasium's registry (False: the id was taken)."""
     import gymnasium
     from gymnasium.envs.registration import registry
 
-    from envpool.registration import list_all_envs, lookup
+    from envpool.registration import lookup
 
-    added = []
-    for task_id in list_all_envs():
-        gym_id = gymnasium_id(task_id)
-        if gym_id in registry:
-            continue
-        try:
-            gymnasium.register(
-                gym_id,
-                entry_point=_SINGLE_ENTRY,
-                vector_entry_point=_VECTOR_ENTRY,
-                reward_threshold=lookup(task_id).config.get("reward_threshold"),
-                max_episode_steps=None,  # the engine's own limit applies (no TimeLimit wrapper)
-                kwargs={"task_id": task_id},
-            )
-        except gymnasium.error.Error:  # an id gymnasium refuses next to ones registered by others
-            continue
-        added.append(gym_id)
-    return added
+    gym_id = gymnasium_id(task_id)
+    if gym_id in registry:
+        return False
+    try:
+        gymnasium.register(
+            gym_id,
+            entry_point=_SINGLE_ENTRY,
+            vector_entry_point=_VECTOR_ENTRY,
+            reward_threshold=lookup(task_id).config.get("reward_threshold"),
+            max_episode_steps=None,  # the engine's own limit applies (no TimeLimit wrapper)
+            kwargs={"task_id": task_id},
+        )
+    except gymnasium.error.Error:  # an id gymnasium refuses next to ones registered by others
+        return False
+    return True
 
 
-__all__ = ["NAMESPACE", "gymnasium_id", "make_vector_env", "register_envs"]
+def register_envs() -> list[str]:
+    """Register every envpool task in gymnasium's registry; returns the ids added.
+    (:func:`envpool.register` registers a task added later as it adds it.)"""
+    from envpool.registration import list_all_envs
+
+    return [gymnasium_id(t) for t in list_all_envs() if register_task(t)]
+
+
+__all__ = ["NAMESPACE", "gymnasium_id", "make_vector_env", "register_envs", "register_task"]

@@ -65,20 +65,31 @@ def env_creator(task_id: str, env_context: Any) -> Any:
     return make_vector_env(task_id, num_envs=int(num_envs), **options)
 
 
-def register_with_tune() -> list[str]:
-    """Register every envpool task in Ray Tune's env registry as ``envpool/<task id>``
-    (done on import; call it again after ``ray.tune.registry._unregister_envs()``)."""
+def register_with_tune(task_ids: list[str] | None = None) -> list[str]:
+    """Register envpool tasks (default: every one) in Ray Tune's env registry as
+    ``envpool/<task id>`` (done on import, and by :func:`envpool.register` once Tune is
+    loaded; call it again after ``ray.tune.registry._unregister_envs()``)."""
     from ray.tune.registry import register_env
 
     from envpool.integrations.gymnasium_registry import gymnasium_id
     from envpool.registration import list_all_envs
 
     names = []
-    for task_id in list_all_envs():
+    for task_id in list_all_envs() if task_ids is None else task_ids:
         name = gymnasium_id(task_id)
         register_env(name, functools.partial(env_creator, task_id))
         names.append(name)
     return names
+
+
+def on_register(task_id: str) -> None:
+    """A task added by :func:`envpool.register`: into Tune's registry if Tune is loaded
+    (otherwise the import hook registers it with the rest)."""
+    if _TUNE_REGISTRY in sys.modules and not any(isinstance(f, _AfterImport) for f in sys.meta_path):
+        try:
+            register_with_tune([task_id])
+        except Exception as e:
+            warnings.warn(f"envpool: could not register {task_id!r} with Ray Tune ({e!r})", RuntimeWarning, stacklevel=3)
 
 
 def _register_quietly() -> None:
@@ -132,4 +143,4 @@ def install() -> None:
         sys.meta_path.insert(0, _AfterImport(_TUNE_REGISTRY, _register_quietly))
 
 
-__all__ = ["env_creator", "register_with_tune", "install"]
+__all__ = ["env_creator", "register_with_tune", "on_register", "install"]
