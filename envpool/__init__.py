@@ -11,8 +11,10 @@ import importlib
 from typing import Any
 
 from envpool import _envpool
-from envpool._spec import EnvSpec
 from envpool._pool import make_pool_spec
+from envpool._spec import EnvSpec
+from envpool.integrations import gymnasium_registry as _gymnasium_registry
+from envpool.integrations import rllib as _rllib
 from envpool.registration import list_all_envs, register
 
 __version__ = "0.1.0"
@@ -22,6 +24,13 @@ __version__ = "0.1.0"
 for _module in dict.fromkeys(meta["task_module"] for meta in _envpool.families().values()):
     if _module:
         importlib.import_module(_module)
+
+# Every task in gymnasium's registry as "envpool/<task id>" (gymnasium.make_vec /
+# gymnasium.make; a dict entry per task, no pool is made).
+_gymnasium_registry.register_envs()
+# ... and in Ray Tune's, which RLlib's env runners read (once ray.tune.registry is
+# loaded, before or after envpool; envpool never imports Ray).
+_rllib.install()
 
 _ENV_TYPES = ("gymnasium", "gym", "dm")
 
@@ -72,6 +81,13 @@ def make_dm(task_id: str, **config: Any) -> Any:
 def make_spec(task_id: str, **config: Any) -> EnvSpec:
     """The config and spaces a pool would have, without making any env."""
     return make_pool_spec(task_id, config)
+
+
+def __getattr__(name: str) -> Any:
+    # envpool.ray (pools over Ray actors) imports Ray: only when first used.
+    if name == "ray":
+        return importlib.import_module("envpool.ray")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["make", "make_gymnasium", "make_gym", "make_dm", "make_spec", "list_all_envs", "register", "EnvSpec"]

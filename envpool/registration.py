@@ -23,11 +23,17 @@ def register(task_id: str, family: str, **config: Any) -> None:
     """Register ``task_id`` as ``family`` with the given config overrides.
 
     The overrides become the task's defaults; users can still override them
-    in :func:`envpool.make`.
+    in :func:`envpool.make`. The task also becomes ``envpool/<task_id>`` in gymnasium's
+    registry (see :mod:`envpool.integrations.gymnasium_registry`).
     """
     if task_id in _REGISTRY:
         raise ValueError(f"task {task_id!r} is already registered")
     _REGISTRY[task_id] = TaskSpec(task_id, family, dict(config))
+    # ... and as "envpool/<task id>" in gymnasium's registry (and Ray Tune's, once loaded).
+    from envpool.integrations import gymnasium_registry, rllib
+
+    gymnasium_registry.register_task(task_id)
+    rllib.on_register(task_id)
 
 
 def list_all_envs() -> list[str]:

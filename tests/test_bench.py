@@ -282,6 +282,9 @@ REASONS = [
     ("xla", "CartPole-v1", ASYNC, (), None),
     ("xla", "CartPole-v1", SYNC, ("jax",), "JAX not installed"),
     ("xla", "Pong-v5+Breakout-v5", SYNC, (), None),
+    ("ray", "CartPole-v1", SYNC, (), None),
+    ("ray", "CartPole-v1", Case("T", 1, 1, 1), (), "need num_envs >= 2"),
+    ("ray", "CartPole-v1", SYNC, ("ray",), "Ray not installed"),
     ("python:", "CartPole-v1", SYNC, (), "name an interpreter"),
     ("python:/nonexistent/python", "CartPole-v1", SYNC, (), "no executable interpreter at /nonexistent/python"),
 ]

@@ -72,7 +72,11 @@ def registered(task) -> str | None:
 
 def single_task(task) -> str | None:
     """The reason for engines that run one task only (multi-task pools are envpool's)."""
-    return "multi-task pools: the envpool and xla engines only" if getattr(task, "multi_task", False) else None
+    return (
+        "multi-task pools: the envpool and xla engines only (envpool.ray passes task lists through: use it directly)"
+        if getattr(task, "multi_task", False)
+        else None
+    )
 
 
 def clean_env(pythonpath: str | None = None) -> dict:
