@@ -649,7 +649,8 @@ def make(
     """A pool of ``num_envs`` envs of ``task_id`` spread over ``num_actors`` Ray actors.
 
     Args:
-        task_id: as for :func:`envpool.make` (passed to it unchanged in each actor).
+        task_id: a task id, as for :func:`envpool.make` (passed to it unchanged in each
+            actor); multi-task lists are not supported here yet.
         env_type: ``"gymnasium"``, ``"gym"`` or ``"dm"``, as for :func:`envpool.make`.
         num_envs: envs in all; actor k holds about ``num_envs / num_actors`` of them.
         num_actors: Ray actors (at most num_envs).
@@ -665,6 +666,9 @@ def make(
         _CLASSES.update(_classes())
     if env_type not in _CLASSES:
         raise ValueError(f"env_type must be one of ('gymnasium', 'gym', 'dm'), got {env_type!r}")
+    if isinstance(task_id, (list, tuple, dict)):
+        # Each actor would assign tasks from its own env 0, not from its first global env.
+        raise NotImplementedError("multi-task pools over Ray actors are not supported yet: make one per task")
     return _CLASSES[env_type](
         task_id, num_actors=num_actors, placement=placement, start_timeout=start_timeout, num_envs=num_envs, **options
     )

@@ -386,3 +386,10 @@ def test_env_errors_carry_global_env_ids_as_a_local_pool():
     assert out["ray"] == out["local"]
     assert out["ray"]["type"] == "ValueError" and out["ray"]["message"].startswith("env 2 failed: Busy")
     assert out["ray"]["failed"] == [2] and out["ray"]["terminated"] == [False, False, True, False]
+
+
+def test_multi_task_lists_are_refused_before_any_actor_starts() -> None:
+    import envpool.ray
+
+    with pytest.raises(NotImplementedError, match="multi-task"):
+        envpool.ray.make(["CartPole-v1", "CartPole-v0"], "gymnasium", num_envs=4)
