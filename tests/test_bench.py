@@ -846,3 +846,16 @@ def test_multitask_atari_preset(tmp_path):
     rows = json.loads(out_json.read_text())["results"]
     assert sorted(r["batch_size"] for r in rows) == [16, 64] and all(r["status"] == "ok" for r in rows)
     assert all(r["task"].count("+") == 7 for r in rows)
+
+
+def test_xla_engine_runs(tmp_path):
+    """The xla engine: a jitted scan over xla()'s step (sync) and send/recv (async)."""
+    pytest.importorskip("jax")
+    from envpool.bench import main
+
+    out = tmp_path / "x.json"
+    args = ["CartPole-v1", "-n", "4", "4", "-b", "4", "2", "-t", "2", "-s", "0.2", "-w", "0.05", "-r", "1"]
+    rc = main([*args, "-e", "xla", "--no-progress", "--json", str(out)])
+    assert rc == 0
+    rows = json.loads(out.read_text())["results"]
+    assert len(rows) == 2 and all(r["status"] == "ok" and r["steps_per_s"]["median"] > 0 for r in rows), rows
