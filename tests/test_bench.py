@@ -125,6 +125,37 @@ def test_end_to_end_table_json_png(tmp_path):
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.skipif(importlib.util.find_spec("ale_py") is None, reason="ale-py not installed")
+def test_raw_ale_py_engine(tmp_path):
+    """raw-ale-py: ale-py's own emulator, one process per thread, next to our raw ceiling."""
+    if not _has("Pong-v5"):
+        pytest.skip("Atari not built")
+    out_json = tmp_path / "b.json"
+    p = _bench("Pong-v5", "CartPole-v1", "-n", "1", "2", "-t", "2", "-e", "raw", "raw-ale-py",
+               "--json", str(out_json), *TINY)  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    report = json.loads(out_json.read_text())
+    _check_schema(report)
+    rows = {(r["task"], r["num_envs"], r["engine"]): r for r in report["results"]}
+    for n in (1, 2):
+        r = rows[("Pong-v5", n, "raw-ale-py")]
+        assert r["status"] == "ok" and r["num_threads"] == n, r
+        assert r["steps_per_s"]["median"] > 0 and r["frames_per_s"]["median"] == pytest.approx(4 * r["steps_per_s"]["median"])
+    assert rows[("CartPole-v1", 1, "raw-ale-py")]["status"] == "n/a"
+    assert rows[("CartPole-v1", 1, "raw-ale-py")]["reason"] == "Atari tasks only"
+
+
+def test_raw_ale_py_child_error_is_reported():
+    """A failing child (here: a ROM that does not exist) is an error row, not a hang."""
+    from envpool.bench import worker
+
+    spec = {"engine": "raw-ale-py", "kind": "atari", "task": "Pong-v5", "num_envs": 2, "batch_size": 2,
+            "num_threads": 2, "seconds": 0.1, "warmup": 0.0, "seed": 0,
+            "config": {"task": "pong", "rom_path": "/nonexistent/pong.bin"}, "atari": {"game": "pong"}}  # fmt: skip
+    out = worker.run(spec)
+    assert "error" in out and not out["unavailable"], out
+
+
 def test_unavailable_engine_is_reported_not_fatal(tmp_path):
     out_json = tmp_path / "b.json"
     p = _bench("CartPole-v1", "-n", "2", "-e", "envpool", "ale-vector", "--python", "/nonexistent/python",

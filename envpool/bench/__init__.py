@@ -15,6 +15,8 @@ Engines
     ``ale-vector``       ale_py.vector_env.AtariVectorEnv (Atari tasks only)
     ``raw``              envpool._envpool.raw_ceiling: bare emulators/simulators in
                          a C++ loop, one per thread, no engine (families that have one)
+    ``raw-ale-py``       ale-py's own emulator (the wheel's build): bare ALEInterface
+                         loops, one process per thread (Atari tasks only)
     ``python:PATH``      the ``envpool`` imported by another interpreter (``--python``)
 
 For Atari, the gymnasium engines use ``gymnasium.make("ALE/<Game>-v5",

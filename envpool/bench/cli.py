@@ -26,8 +26,8 @@ WORKER = Path(__file__).resolve().with_name("worker.py")
 RESULT_TAG = "@@envpool-bench-result@@ "  # same as worker.RESULT_TAG
 SCHEMA = "envpool-bench/1"
 
-BUILTIN_ENGINES = ("envpool", "gymnasium-sync", "gymnasium-async", "ale-vector", "raw")
-DEFAULT_ENGINES = ("envpool", "gymnasium-sync", "ale-vector", "raw")
+BUILTIN_ENGINES = ("envpool", "gymnasium-sync", "gymnasium-async", "ale-vector", "raw", "raw-ale-py")
+DEFAULT_ENGINES = ("envpool", "gymnasium-sync", "ale-vector", "raw", "raw-ale-py")
 DEFAULT_TASKS = ("CartPole-v1", "Pong-v5")
 DEFAULT_NUM_ENVS = (1, 8, 64)
 # the no-argument run keeps to about a minute: emulators are slow to construct
@@ -254,7 +254,7 @@ class Availability:
             return None
         if engine == "raw":
             return self._raw_reason(t)
-        if engine == "ale-vector":
+        if engine in ("ale-vector", "raw-ale-py"):
             if t.kind != "atari":
                 return "Atari tasks only"
             if not _has_module("ale_py"):

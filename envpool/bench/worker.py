@@ -250,12 +250,133 @@ def _run_raw(spec: dict) -> dict:
     }
 
 
+def _run_raw_ale_py(spec: dict) -> dict:
+    """The other Atari ceiling: ale-py's own (wheel) emulator, bare.
+
+    One process per thread (``num_threads`` of them), each stepping one
+    ``ale_py.ALEInterface`` in a Python loop exactly like the ``raw`` engine's
+    C++ loop: per agent step a random action of the task's action set,
+    repeated ``frame_skip`` times with ``act()``, ``reset_game()`` on a game
+    over; same ROM, seed scheme, sticky actions, mode and difficulty. The
+    processes set up, meet at a barrier, warm up, then count steps for
+    ``seconds``; the result is the sum of their steps/s. Self-contained.
+    """
+    if spec.get("kind") != "atari":
+        raise Unavailable("Atari tasks only")
+    import multiprocessing as mp
+    import os
+    import queue
+
+    import ale_py  # noqa: F401  (raises ImportError -> n/a when missing)
+
+    cfg = dict(spec.get("config") or {})
+    atari = spec.get("atari") or {}
+    game = str(cfg.get("task") or atari["game"])
+    if cfg.get("rom_path"):
+        rom = str(cfg["rom_path"])
+    elif cfg.get("rom_dir"):
+        rom = os.path.join(str(cfg["rom_dir"]), game + ".bin")
+    else:
+        from ale_py import roms
+
+        rom = str(roms.get_rom_path(game))
+    frame_skip = int(atari.get("frameskip", cfg.get("frame_skip", 4)))
+    sticky = float(atari.get("repeat_action_probability", cfg.get("repeat_action_probability", 0.0)))
+    full_actions = bool(atari.get("full_action_space", cfg.get("full_action_space", False)))
+    mode, difficulty = int(cfg.get("mode", -1)), int(cfg.get("difficulty", -1))
+    threads, seed = int(spec["num_threads"]), int(spec["seed"])
+    warmup, seconds = float(spec["warmup"]), float(spec["seconds"])
+    ctx = mp.get_context("fork")
+    barrier, results = ctx.Barrier(threads), ctx.Queue()
+
+    def ale_seed(s: int) -> int:  # envpool::atari::AleSeed (splitmix64, 31 bits)
+        m = (1 << 64) - 1
+        z = (s + 0x9E3779B97F4A7C15) & m
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+        return (z ^ (z >> 31)) & 0x7FFFFFFF
+
+    def child(t: int) -> None:
+        try:
+            ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+            ale = ale_py.ALEInterface()
+            ale.setInt("random_seed", ale_seed(seed + t))
+            ale.setFloat("repeat_action_probability", sticky)
+            ale.loadROM(rom)
+            if mode != -1:
+                ale.setMode(mode)
+            if difficulty != -1:
+                ale.setDifficulty(difficulty)
+            ale.reset_game()
+            acts = list(ale.getLegalActionSet() if full_actions else ale.getMinimalActionSet())
+            rng = np.random.default_rng(seed + t)
+            seq = [acts[i] for i in rng.integers(0, len(acts), 4096)]
+            act, over, reset, clock = ale.act, ale.game_over, ale.reset_game, time.perf_counter
+            frames = range(frame_skip)
+
+            def run(until: float) -> tuple[int, float]:
+                n, now = 0, clock()
+                while now < until:
+                    for _ in range(16):  # check the clock every 16 steps
+                        a = seq[n & 4095]
+                        for _f in frames:
+                            act(a)
+                            if over():
+                                reset()
+                                break
+                        n += 1
+                    now = clock()
+                return n, now
+
+            barrier.wait(timeout=300)
+            _, start = run(clock() + warmup)
+            n, end = run(start + seconds)
+            results.put((n, end - start))
+        except BaseException as e:  # noqa: BLE001
+            results.put(f"{type(e).__name__}: {e}")
+            try:
+                barrier.abort()
+            except Exception:
+                pass
+
+    procs = [ctx.Process(target=child, args=(t,), daemon=True) for t in range(threads)]
+    for p in procs:
+        p.start()
+    outs: list = []
+    deadline = time.monotonic() + 600 + 3 * (warmup + seconds)
+    try:  # a child that dies without a word (ALE may exit()) must not hang us
+        while len(outs) < threads:
+            try:
+                outs.append(results.get(timeout=0.2))
+                if isinstance(outs[-1], str):  # a child failed: stop the others
+                    break
+                continue
+            except queue.Empty:
+                pass
+            dead = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
+            if dead or time.monotonic() > deadline:
+                raise RuntimeError(f"a raw-ale-py process died (exit code {dead[0]})" if dead else "timed out")
+    finally:
+        for p in procs:
+            if p.is_alive() and (len(outs) < threads or any(isinstance(o, str) for o in outs)):
+                p.terminate()
+            p.join(timeout=30)
+    errors = [o for o in outs if isinstance(o, str)]
+    if errors:
+        raise RuntimeError(errors[0])
+    steps = sum(n for n, _ in outs)
+    sps = sum(n / el for n, el in outs if el > 0)
+    elapsed = max(el for _, el in outs)
+    return {"steps": steps, "calls": None, "elapsed": elapsed, "steps_per_s": sps, "us_per_call": None}
+
+
 ENGINES = {
     "envpool": _run_envpool,
     "gymnasium-sync": lambda s: _run_gymnasium(s, asynchronous=False),
     "gymnasium-async": lambda s: _run_gymnasium(s, asynchronous=True),
     "ale-vector": _run_ale_vector,
     "raw": _run_raw,
+    "raw-ale-py": _run_raw_ale_py,
 }
 
 
