@@ -6,6 +6,15 @@
 # directory, then built at build time with ExternalProject (C++ library only:
 # no Python bindings, no SDL, no vector interface; needs zlib).
 #
+# How ALE is compiled (measured: see the README's "How the Atari family is
+# built"): Release (-O3 -DNDEBUG) with our C++ compiler, position-independent,
+# WITHOUT link-time optimisation (ale_project_include.cmake turns off the IPO
+# that ALE's CMake forces: its slim LTO objects would be re-optimised inside
+# our extension's LTO unit, where GCC's inliner has no budget left for the
+# emulator's hot inline functions), and with hidden visibility (ALE's ~2600
+# symbols are not exported from _envpool; calls inside ALE are direct, not
+# through the PLT, and ale-py's own module can never bind to our copy).
+#
 # Cache variables:
 #   ENVPOOL_ALE_VERSION    ale-py version to build (default 0.12.1).
 #   ENVPOOL_ALE_CACHE_DIR  where the download, sources, build and install live
@@ -76,6 +85,9 @@ ExternalProject_Add(envpool_ale_build
     -DCMAKE_INSTALL_PREFIX=<INSTALL_DIR>
     -DCMAKE_INSTALL_LIBDIR=lib
     -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+    -DCMAKE_CXX_VISIBILITY_PRESET=hidden
+    -DCMAKE_VISIBILITY_INLINES_HIDDEN=ON
+    -DCMAKE_PROJECT_ale_INCLUDE=${CMAKE_CURRENT_LIST_DIR}/ale_project_include.cmake
     -DCMAKE_TOOLCHAIN_FILE=
     -DBUILD_CPP_LIB=ON
     -DBUILD_PYTHON_LIB=OFF
