@@ -3,7 +3,9 @@
 test_atari_resize.py checks the path the CPU picks by default; here each path
 is forced: the portable one (SSE2/scalar) everywhere, the AVX-512 one where
 the CPU has it. The usual Atari size (210x160 -> 84x84) must take the AVX-512
-path on such a CPU. Same shim technique as test_atari_resize.py.
+path on such a CPU. Images with repeated rows (as Atari frames have, and
+which both paths compute once) are checked too. Same shim technique as
+test_atari_resize.py.
 """
 
 from __future__ import annotations
@@ -96,6 +98,30 @@ def test_each_path_equals_cv2(lib) -> None:
         assert fast > 20  # the fast path really ran
 
 
+def _banded(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Rows repeated in runs of random length, as in Atari frames (whose repeated
+    rows the resize computes once)."""
+    rows, y = [], 0
+    while y < h:
+        run = int(rng.integers(1, 12))
+        rows += [rng.integers(0, 256, w, dtype=np.uint8)] * run
+        y += run
+    return np.stack(rows[:h])
+
+
+def test_repeated_rows_equal_cv2(lib) -> None:
+    rng = np.random.default_rng(7)
+    for path in _paths(lib):
+        for shape in [(210, 160), (250, 160), (211, 171), (60, 40)]:
+            for _ in range(6):
+                img = _banded(rng, *shape)
+                img[rng.integers(0, shape[0])] ^= 1  # a lone changed row inside a run
+                for h, w in [(84, 84), (105, 80), (100, 120), (83, 97), (7, 13), (1, 1)]:
+                    got, _ = _resize(lib, img, h, w, path)
+                    ref = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+                    np.testing.assert_array_equal(got, ref, err_msg=f"path={path} {shape} -> {(h, w)}")
+
+
 def test_paths_agree_on_random_sizes(lib) -> None:
     rng = np.random.default_rng(6)
     paths = _paths(lib)
@@ -104,7 +130,7 @@ def test_paths_agree_on_random_sizes(lib) -> None:
     for _ in range(400):
         sh, sw = rng.integers(1, 300, 2)
         h, w = rng.integers(1, 300, 2)
-        img = rng.integers(0, 256, (sh, sw), dtype=np.uint8)
+        img = rng.integers(0, 256, (sh, sw), dtype=np.uint8) if rng.random() < 0.5 else _banded(rng, sh, sw)
         a, _ = _resize(lib, img, h, w, PORTABLE)
         b, _ = _resize(lib, img, h, w, AVX512)
         np.testing.assert_array_equal(a, b, err_msg=f"{(sh, sw)} -> {(h, w)}")
