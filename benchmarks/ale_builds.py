@@ -70,7 +70,34 @@ extern "C" __attribute__((visibility("default"))) double ale_bench(const char* r
   while ((t1 = cpu_now()) - t0 < seconds) { for (int i = 0; i < 32; ++i) step(); n += 32; }
   return n / (t1 - t0);
 }
+// The PGO training run: `steps` agent steps of one game, deterministic.
+extern "C" __attribute__((visibility("default"))) void ale_train(const char* rom, long steps, int seed) {
+  ale::Logger::setMode(ale::Logger::Error);
+  ale::ALEInterface ale;
+  ale.setInt("random_seed", seed);
+  ale.setFloat("repeat_action_probability", 0.f);
+  ale.loadROM(rom);
+  ale.reset_game();
+  ale::ActionVect actions = ale.getMinimalActionSet();
+  std::mt19937_64 rng(seed);
+  for (long i = 0; i < steps; ++i) {
+    const ale::Action a = actions[std::uniform_int_distribution<std::size_t>(0, actions.size() - 1)(rng)];
+    for (int t = 0; t < 4; ++t) {
+      ale.act(a);
+      if (ale.game_over(false)) { ale.reset_game(); break; }
+    }
+  }
+}
 """
+
+TRAIN = r"""
+import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1])
+lib.ale_train.argtypes = [ctypes.c_char_p, ctypes.c_long, ctypes.c_int]
+for rom in sys.argv[3:]:
+    lib.ale_train(rom.encode(), int(sys.argv[2]), 1)
+"""
+PGO_GAMES = ["pong", "breakout", "space_invaders", "seaquest", "ms_pacman"]  # 2000 steps each
 
 CHILD = r"""
 import ctypes, os, sys
@@ -97,6 +124,9 @@ VARIANTS = {
     "clang16-thinlto": ("clang++-16", "llvm-ar-16", "", "-flto=thin -fuse-ld=lld-16", True),
     "clang19-thinlto": ("clang++-19", "llvm-ar-19", "", "-flto=thin -fuse-ld=lld-19", True),
     "clang19-nolto": ("clang++-19", "llvm-ar-19", "-fno-lto", "", False),
+    # profile-guided: an instrumented build, a training run on PGO_GAMES, the optimised build
+    "gcc-lto-pgo": ("g++", "gcc-ar", "", "-flto=auto", True),
+    "clang19-thinlto-pgo": ("clang++-19", "llvm-ar-19", "", "-flto=thin -fuse-ld=lld-19", True),
 }
 DEFAULT = ["gcc-lto", "gcc-nolto", "gcc-nolto-hidden", "gcc-lto-hidden", "clang19-thinlto"]
 
@@ -120,7 +150,41 @@ def sdist(work: Path) -> Path:
 def build(name: str, work: Path, src: Path) -> Path:
     """Builds ALE with the variant's settings and links the harness: the harness .so."""
     cxx, ar, flags, link, _ = VARIANTS[name]
-    d = work / name
+    if not name.endswith("-pgo"):
+        return build_one(name, work / name, src, cxx, ar, flags, link)
+    out = work / name / "harness.so"
+    if out.exists():
+        return out
+    prof = work / f"{name}-profile"
+    shutil.rmtree(prof, ignore_errors=True)
+    prof.mkdir(parents=True)
+    gen_dir, use_dir = work / f"{name}-gen", work / name
+    clang = "clang" in cxx
+    if clang:
+        gen_flags, gen_link = "-fprofile-generate", "-fprofile-generate"
+    else:  # the .gcda names follow the object paths: strip the build folder from them
+        gen_flags = f"-fprofile-generate={prof} -fprofile-prefix-path={gen_dir / 'build'}"
+        gen_link = "-fprofile-generate"
+    gen = build_one(f"{name}-gen", gen_dir, src, cxx, ar, f"{flags} {gen_flags}", f"{link} {gen_link}")
+    import ale_py
+
+    roms = [str(Path(ale_py.__file__).parent / "roms" / f"{g}.bin") for g in PGO_GAMES]
+    env = dict(os.environ, LLVM_PROFILE_FILE=str(prof / "ale-%p.profraw"))
+    subprocess.run([sys.executable, "-c", TRAIN, str(gen), "2000", *roms], check=True, env=env)
+    if clang:
+        profdata = prof / "ale.profdata"
+        version = cxx.rsplit("-", 1)[-1]
+        subprocess.run([f"llvm-profdata-{version}", "merge", "-o", str(profdata), *map(str, prof.glob("*.profraw"))],
+                       check=True)  # fmt: skip
+        use = f"-fprofile-use={profdata} -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date"
+        use_link = f"-fprofile-use={profdata}"
+    else:
+        use = f"-fprofile-use={prof} -fprofile-prefix-path={use_dir / 'build'} -Wno-missing-profile"
+        use_link = ""
+    return build_one(name, use_dir, src, cxx, ar, f"{flags} {use}", f"{link} {use_link}")
+
+
+def build_one(name: str, d: Path, src: Path, cxx: str, ar: str, flags: str, link: str) -> Path:
     out = d / "harness.so"
     if out.exists():
         return out
@@ -168,7 +232,8 @@ def main() -> None:
     args = p.parse_args()
     if args.list:
         for name, (cxx, _, flags, link, ipo) in VARIANTS.items():
-            print(f"{name:18s} {cxx:11s} IPO {'on ' if ipo else 'off'} compile +[{flags}] link +[{link}]")
+            pgo = " + PGO (trained on " + ", ".join(PGO_GAMES) + ")" if name.endswith("-pgo") else ""
+            print(f"{name:20s} {cxx:11s} IPO {'on ' if ipo else 'off'} compile +[{flags}] link +[{link}]{pgo}")
         return
     import ale_py
 
