@@ -194,7 +194,11 @@ def test_default_run_plan():
     plan = make_plan(_args())
     assert list(plan.tasks) == [t for t in DEFAULT_TASKS if _has(t)]
     assert "CartPole-v1" in plan.tasks and ("HalfCheetah-v4" in plan.tasks) == _has("HalfCheetah-v4")
-    assert [e.name for e in plan.engines] == engines.defaults() == ["envpool", "gymnasium-sync", "ale-vector", "raw"]
+    assert (
+        [e.name for e in plan.engines]
+        == engines.defaults()
+        == ["envpool", "gymnasium-sync", "ale-vector", "raw", "raw-ale-py"]
+    )
     assert plan.baseline == "envpool"
     assert {c.num_envs for c in plan.cases if c.task == "CartPole-v1"} == {1, 8, 64}
     for task in ("Pong-v5", "HalfCheetah-v4"):  # family bench defaults: fewer num_envs for slow-to-build envs
@@ -208,7 +212,7 @@ def test_default_run_plan():
         assert not any(r and "not installed" in r for r in reasons), (e.name, reasons)
     # ~ a minute or two on 2 cores: each measurement is a process start plus warm-up plus timed seconds
     measurements = sum(plan.runs(e, c) for e in plan.engines for c in plan.cases) * plan.repeats
-    assert measurements <= 60 and (plan.repeats, plan.seconds, plan.warmup) == (3, 0.5, 0.2)  # as the README says
+    assert measurements <= 66 and (plan.repeats, plan.seconds, plan.warmup) == (3, 0.5, 0.2)  # as the README says
 
 
 def _pyproject() -> dict:
@@ -273,6 +277,10 @@ REASONS = [
     ("raw", "HalfCheetah-v4", SYNC, (), None),
     ("raw", "CartPole-v1", SYNC, (), "family 'CartPole' has no raw ceiling"),
     ("raw", UNREGISTERED, SYNC, (), "task not registered in this build"),
+    ("raw-ale-py", "Pong-v5", SYNC, (), None),
+    ("raw-ale-py", "Pong-v5", SYNC, ("ale_py",), "ale-py not installed"),
+    ("raw-ale-py", "CartPole-v1", SYNC, (), "Atari tasks only"),
+    ("raw-ale-py", "Pong-v5+Breakout-v5", SYNC, (), "multi-task pools: the envpool and xla engines only"),
     ("envpool", "Pong-v5+Breakout-v5", SYNC, (), None),
     ("envpool", "CartPole-v1+Nope-v0", SYNC, (), "task not registered in this build"),
     ("raw", "Pong-v5+Breakout-v5", SYNC, (), "multi-task pools: the envpool and xla engines only"),
@@ -612,6 +620,36 @@ def test_envpool_and_raw_engines_run(tmp_path):
     assert "raw on CartPole-v1: family 'CartPole' has no raw ceiling" in p.stdout
     table = [ln for ln in p.stdout.splitlines() if ln.startswith("|")]
     assert not any("CartPole-v1" in ln and "raw" in ln for ln in table)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ale_py") is None, reason="ale-py not installed")
+def test_raw_ale_py_engine(tmp_path):
+    """raw-ale-py: ale-py's own emulator, one process per thread, next to our raw ceiling."""
+    if not _has("Pong-v5"):
+        pytest.skip("Atari not built")
+    out_json = tmp_path / "b.json"
+    p = _bench("Pong-v5", "-n", "1", "2", "-t", "2", "-e", "raw", "raw-ale-py", "--json", str(out_json),
+               "-s", "0.2", "-w", "0.05", "-r", "1")  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    rep = json.loads(out_json.read_text())
+    _check_schema(rep)
+    rows = {(r["num_envs"], r["engine"]): r for r in rep["results"]}
+    for n in (1, 2):
+        r = rows[(n, "raw-ale-py")]
+        assert r["status"] == "ok" and r["num_threads"] == n and not r["errors"], r
+        assert r["frames_per_s"]["median"] == pytest.approx(4 * r["steps_per_s"]["median"])
+        assert rows[(n, "raw")]["status"] == "ok"
+
+
+def test_raw_ale_py_child_error_is_an_error_not_a_hang():
+    """A child that fails (here: a ROM that does not exist) stops the others and raises."""
+    pytest.importorskip("ale_py")
+    from envpool.bench.engines import raw_ale_py
+
+    spec = {"task": "Pong-v5", "num_envs": 2, "batch_size": 2, "num_threads": 2, "seconds": 0.1, "warmup": 0.0,
+            "seed": 0, "full_config": {"task": "pong", "rom_path": "/nonexistent/pong.bin"}}  # fmt: skip
+    with pytest.raises(RuntimeError):
+        raw_ale_py.run(spec)
 
 
 def test_end_to_end_table_json_png(tmp_path):

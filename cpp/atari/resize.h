@@ -26,15 +26,38 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define ENVPOOL_ATARI_HAVE_AVX512_RESIZE 1
+#endif
 
 namespace envpool::atari {
 
 enum class Interp { kArea, kLinear };
 
+// Which code computes a non-integer area downscale (the 210x160 -> 84x84
+// case): both give the same bytes (each output is the same sequence of IEEE
+// float operations); kAvx512 is used when the CPU has AVX-512 (F, BW, VL)
+// and every group of 16 output columns reads a window of at most 32 source
+// pixels (true for the usual Atari sizes), else kPortable (SSE2/scalar).
+enum class ResizePath { kPortable, kAvx512 };
+
+inline ResizePath BestResizePath() {
+#ifdef ENVPOOL_ATARI_HAVE_AVX512_RESIZE
+  static const ResizePath best =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")
+          ? ResizePath::kAvx512
+          : ResizePath::kPortable;
+  return best;
+#else
+  return ResizePath::kPortable;
+#endif
+}
+
 class Resizer {
  public:
   Resizer() = default;
-  Resizer(int src_h, int src_w, int dst_h, int dst_w, Interp interp)
+  Resizer(int src_h, int src_w, int dst_h, int dst_w, Interp interp, ResizePath path = BestResizePath())
       : src_h_(src_h), src_w_(src_w), dst_h_(dst_h), dst_w_(dst_w) {
     if (src_h <= 0 || src_w <= 0 || dst_h <= 0 || dst_w <= 0) {
       throw std::invalid_argument("resize: sizes must be positive, got " + std::to_string(src_h) + "x" +
@@ -83,6 +106,10 @@ class Resizer {
         t4_.assign(static_cast<std::size_t>(dst_w) * 4, 0.f);
         hbuf_.assign(static_cast<std::size_t>(src_h) * dst_w, 0.f);
         fsum_.assign(dst_w, 0.f);
+        hrow_.assign(src_h, 0);
+        distinct_.reserve(src_h);
+        BuildRowRuns();
+        if (path == ResizePath::kAvx512) BuildAvx512Tables();
       }
       return;
     }
@@ -121,6 +148,9 @@ class Resizer {
   }
 
   int src_h() const { return src_h_; }
+  // The path Run() takes for this size (kPortable unless an AVX-512 area
+  // downscale was asked for and fits).
+  ResizePath path() const { return avx512_ ? ResizePath::kAvx512 : ResizePath::kPortable; }
   int src_w() const { return src_w_; }
   int dst_h() const { return dst_h_; }
   int dst_w() const { return dst_w_; }
@@ -251,29 +281,98 @@ class Resizer {
     }
   }
 
+  // Each destination row's vertical taps are a run of ytab_ (ordered by
+  // row): ystart_/ycount_. yprev_[dy]: the last earlier destination row
+  // with the same tap count and bitwise the same weights, or -1.
+  void BuildRowRuns() {
+    ystart_.assign(dst_h_, 0);
+    ycount_.assign(dst_h_, 0);
+    for (std::size_t i = ytab_.size(); i-- > 0;) {
+      ystart_[ytab_[i].di] = static_cast<int>(i);
+      ++ycount_[ytab_[i].di];
+    }
+    yprev_.assign(dst_h_, -1);
+    for (int dy = 0; dy < dst_h_; ++dy) {
+      for (int e = dy - 1; e >= 0 && e >= dy - 8; --e) {
+        if (ycount_[e] != ycount_[dy]) continue;
+        bool same = true;
+        for (int j = 0; j < ycount_[dy] && same; ++j) {
+          same = std::memcmp(&ytab_[ystart_[e] + j].w, &ytab_[ystart_[dy] + j].w, sizeof(float)) == 0;
+        }
+        if (same) {
+          yprev_[dy] = e;
+          break;
+        }
+      }
+    }
+  }
+
+  // True when destination row dy is computed from the same weights and the
+  // same horizontal-sum rows as the earlier row yprev_[dy]: it is a copy.
+  bool SameAsEarlierRow(int dy) const {
+    const int e = yprev_[dy];
+    if (e < 0) return false;
+    const Tap* a = ytab_.data() + ystart_[dy];
+    const Tap* b = ytab_.data() + ystart_[e];
+    for (int j = 0; j < ycount_[dy]; ++j) {
+      if (hrow_[a[j].si] != hrow_[b[j].si]) return false;
+    }
+    return true;
+  }
+
+  // Atari frames are made of horizontal bands: most rows repeat the row
+  // above (Pong ~94%, Breakout ~90%, Space Invaders ~60%, Enduro ~40%). A
+  // row's horizontal sums depend on its pixels only, so a repeated row
+  // reuses the sums of the first row of its run (same floats, bit for bit).
+  void FindDistinctRows(const uint8_t* src) {
+    const std::size_t sw = static_cast<std::size_t>(src_w_);
+    distinct_.clear();
+    for (int y = 0; y < src_h_; ++y) {
+      const uint8_t* row = src + y * sw;
+      if (y > 0 && std::memcmp(row, row - sw, sw) == 0) {
+        hrow_[y] = hrow_[y - 1];
+      } else {
+        hrow_[y] = y;
+        distinct_.push_back(y);
+      }
+    }
+  }
+
   // Same operations, in the same order, as OpenCV's resizeArea_<uchar,
   // float>: per source row a horizontal weighted sum (taps added in table
   // order, from 0), then per destination row sum = b0*h0 (+ b1*h1 ...),
-  // rounded half to even. Every source row is resampled once up front
-  // (OpenCV recomputes rows shared by two destination rows: same values).
+  // rounded half to even. Every distinct source row is resampled once up
+  // front (OpenCV recomputes rows shared by two destination rows, and
+  // repeated rows: same values).
   void RunAreaGeneric(const uint8_t* src, uint8_t* dst) {
+    FindDistinctRows(src);
+#ifdef ENVPOOL_ATARI_HAVE_AVX512_RESIZE
+    if (avx512_) {
+      RunAreaGenericAvx512(src, dst);
+      return;
+    }
+#endif
     HorizontalArea(src);
     float* sum = fsum_.data();
     const int w = dst_w_;
-    std::fill(sum, sum + w, 0.f);
-    int prev_dy = 0;
-    for (const Tap& ty : ytab_) {
-      const float* buf = hbuf_.data() + static_cast<std::size_t>(ty.si) * w;
-      const float beta = ty.w;
-      if (ty.di != prev_dy) {
-        RoundRow(sum, dst + static_cast<std::size_t>(prev_dy) * w, w);
-        for (int x = 0; x < w; ++x) sum[x] = beta * buf[x];
-        prev_dy = ty.di;
-      } else {
-        for (int x = 0; x < w; ++x) sum[x] += beta * buf[x];
+    for (int dy = 0; dy < dst_h_; ++dy) {
+      uint8_t* d = dst + static_cast<std::size_t>(dy) * w;
+      if (SameAsEarlierRow(dy)) {
+        std::memcpy(d, dst + static_cast<std::size_t>(yprev_[dy]) * w, w);
+        continue;
       }
+      const Tap* t = ytab_.data() + ystart_[dy];
+      for (int j = 0; j < ycount_[dy]; ++j) {
+        const float* buf = hbuf_.data() + static_cast<std::size_t>(hrow_[t[j].si]) * w;
+        const float beta = t[j].w;
+        if (j == 0) {
+          for (int x = 0; x < w; ++x) sum[x] = beta * buf[x];
+        } else {
+          for (int x = 0; x < w; ++x) sum[x] += beta * buf[x];
+        }
+      }
+      RoundRow(sum, d, w);
     }
-    RoundRow(sum, dst + static_cast<std::size_t>(prev_dy) * w, w);
   }
 
 #if defined(__SSE2__)
@@ -294,23 +393,26 @@ class Resizer {
   }
 #endif
 
-  // hbuf_ row y = horizontal area resample of source row y.
+  // hbuf_ row y = horizontal area resample of source row y, for each
+  // distinct row y.
   void HorizontalArea(const uint8_t* src) {
     const int w = dst_w_, sw = src_w_, k_n = ntaps_;
     const float* xw = xw_.data();
     const int* xs = xstart_.data();
-    int y = 0;
+    const int* rows = distinct_.data();
+    const int n_rows = static_cast<int>(distinct_.size());
+    int i = 0;
 #if defined(__SSE2__)
-    // Four source rows at a time, one SSE lane per row: lane r computes
-    // exactly the scalar sum for row y + r.
+    // Four distinct source rows at a time, one SSE lane per row: lane r
+    // computes exactly the scalar sum for row rows[i + r].
     float* f4 = f4_.data();
     float* t4 = t4_.data();
     const __m128i zero = _mm_setzero_si128();
-    for (; y + 4 <= src_h_; y += 4) {
-      const uint8_t* r0 = src + static_cast<std::size_t>(y) * sw;
-      const uint8_t* r1 = r0 + sw;
-      const uint8_t* r2 = r1 + sw;
-      const uint8_t* r3 = r2 + sw;
+    for (; i + 4 <= n_rows; i += 4) {
+      const uint8_t* r0 = src + static_cast<std::size_t>(rows[i]) * sw;
+      const uint8_t* r1 = src + static_cast<std::size_t>(rows[i + 1]) * sw;
+      const uint8_t* r2 = src + static_cast<std::size_t>(rows[i + 2]) * sw;
+      const uint8_t* r3 = src + static_cast<std::size_t>(rows[i + 3]) * sw;
       int x = 0;
       for (; x + 16 <= sw; x += 16) {
         __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r0 + x));
@@ -322,13 +424,13 @@ class Resizer {
         __m128i q[4] = {_mm_unpacklo_epi16(ab_lo, cd_lo), _mm_unpackhi_epi16(ab_lo, cd_lo),
                         _mm_unpacklo_epi16(ab_hi, cd_hi), _mm_unpackhi_epi16(ab_hi, cd_hi)};
         float* o = f4 + static_cast<std::size_t>(x) * 4;
-        for (int i = 0; i < 4; ++i) {  // q[i]: pixels x+4i .. x+4i+3, rows 0..3
-          __m128i lo = _mm_unpacklo_epi8(q[i], zero);
-          __m128i hi = _mm_unpackhi_epi8(q[i], zero);
-          _mm_storeu_ps(o + 16 * i + 0, _mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, zero)));
-          _mm_storeu_ps(o + 16 * i + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, zero)));
-          _mm_storeu_ps(o + 16 * i + 8, _mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, zero)));
-          _mm_storeu_ps(o + 16 * i + 12, _mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, zero)));
+        for (int j = 0; j < 4; ++j) {  // q[j]: pixels x+4j .. x+4j+3, rows 0..3
+          __m128i lo = _mm_unpacklo_epi8(q[j], zero);
+          __m128i hi = _mm_unpackhi_epi8(q[j], zero);
+          _mm_storeu_ps(o + 16 * j + 0, _mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, zero)));
+          _mm_storeu_ps(o + 16 * j + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, zero)));
+          _mm_storeu_ps(o + 16 * j + 8, _mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, zero)));
+          _mm_storeu_ps(o + 16 * j + 12, _mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, zero)));
         }
       }
       for (; x < sw; ++x) {
@@ -351,14 +453,14 @@ class Resizer {
           Taps4Rows<0>(f4, xs, xw, t4, w, k_n);
       }
       for (int r = 0; r < 4; ++r) {
-        float* h = hbuf_.data() + static_cast<std::size_t>(y + r) * w;
+        float* h = hbuf_.data() + static_cast<std::size_t>(rows[i + r]) * w;
         for (int dx = 0; dx < w; ++dx) h[dx] = t4[4 * dx + r];
       }
     }
 #endif
-    for (; y < src_h_; ++y) {
-      const uint8_t* s = src + static_cast<std::size_t>(y) * sw;
-      float* h = hbuf_.data() + static_cast<std::size_t>(y) * w;
+    for (; i < n_rows; ++i) {
+      const uint8_t* s = src + static_cast<std::size_t>(rows[i]) * sw;
+      float* h = hbuf_.data() + static_cast<std::size_t>(rows[i]) * w;
       for (int dx = 0; dx < w; ++dx) {
         const float* wk = xw + static_cast<std::size_t>(dx) * k_n;
         float acc = 0.f;
@@ -372,6 +474,138 @@ class Resizer {
       }
     }
   }
+
+  // The AVX-512 area downscale. Output columns go in groups of 16 (one
+  // vector); a group's taps all lie in a window of 32 source pixels starting
+  // at gbase_[g], so a source row converted to floats is two vectors and
+  // each tap k of the group is one two-register permute (gidx_) times the
+  // group's weights for tap k (gw_, 0 for padded taps and for the lanes past
+  // dst_w). The float operations per output are those of the portable path:
+  // h = v0*w0 (+ v1*w1 ...), then out = b0*h0 (+ b1*h1 ...), rounded half to
+  // even and saturated. The explicitly rounded (*_round_ps) multiplies and
+  // adds are plain IEEE operations that no compiler contracts into FMAs.
+  void BuildAvx512Tables() {
+    avx512_ = false;
+    const int k_n = ntaps_;
+    const int groups = (dst_w_ + 15) / 16;
+    std::vector<int> gbase(groups);
+    std::vector<int32_t> gidx(static_cast<std::size_t>(groups) * k_n * 16, 0);
+    std::vector<float> gw(static_cast<std::size_t>(groups) * k_n * 16, 0.f);
+    int max_base = 0;
+    for (int g = 0; g < groups; ++g) {
+      gbase[g] = xstart_[16 * g];
+      max_base = std::max(max_base, gbase[g]);
+      for (int l = 0; l < 16; ++l) {
+        const int dx = 16 * g + l;
+        if (dx >= dst_w_) break;
+        for (int k = 0; k < k_n; ++k) {
+          const int off = xstart_[dx] + k - gbase[g];
+          if (off < 0 || off >= 32) return;  // window too wide: portable path
+          const std::size_t i = (static_cast<std::size_t>(g) * k_n + k) * 16 + l;
+          gidx[i] = off;
+          gw[i] = xw_[static_cast<std::size_t>(dx) * k_n + k];
+        }
+      }
+    }
+    groups_ = groups;
+    gbase_ = std::move(gbase);
+    gidx_ = std::move(gidx);
+    gw_ = std::move(gw);
+    // One source row as floats, zero beyond src_w (read by padded taps).
+    rowf_.assign(static_cast<std::size_t>(std::max(max_base + 32, (src_w_ + 15) / 16 * 16)), 0.f);
+    hbuf16_.assign(static_cast<std::size_t>(src_h_) * groups_ * 16, 0.f);
+    avx512_ = true;
+  }
+
+#ifdef ENVPOOL_ATARI_HAVE_AVX512_RESIZE
+// GCC 12 warns about the intrinsics' own undefined-vector idiom.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+  // h[16g + l] for every group g: the horizontal sums of one source row
+  // (rowf, as floats). K: compile-time tap count (0: runtime k_n).
+  template <int K>
+  __attribute__((target("avx512f,avx512bw,avx512vl"))) void HorizontalGroupsAvx512(const float* rowf, float* h,
+                                                                                   int groups, int k_n = K) const {
+    constexpr int kRound = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    const int kk = K > 0 ? K : k_n;
+    const int32_t* idx = gidx_.data();
+    const float* w = gw_.data();
+    for (int g = 0; g < groups; ++g) {
+      const float* base = rowf + gbase_[g];
+      const __m512 lo = _mm512_loadu_ps(base);
+      const __m512 hi = _mm512_loadu_ps(base + 16);
+      __m512 acc =
+          _mm512_mul_round_ps(_mm512_permutex2var_ps(lo, _mm512_loadu_si512(idx), hi), _mm512_loadu_ps(w), kRound);
+      for (int k = 1; k < kk; ++k) {
+        const __m512 v = _mm512_permutex2var_ps(lo, _mm512_loadu_si512(idx + 16 * k), hi);
+        acc = _mm512_add_round_ps(acc, _mm512_mul_round_ps(v, _mm512_loadu_ps(w + 16 * k), kRound), kRound);
+      }
+      _mm512_storeu_ps(h + 16 * g, acc);
+      idx += 16 * kk;
+      w += 16 * kk;
+    }
+  }
+
+  __attribute__((target("avx512f,avx512bw,avx512vl"))) void RunAreaGenericAvx512(const uint8_t* src, uint8_t* dst) {
+    constexpr int kRound = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    const int k_n = ntaps_, groups = groups_, sw = src_w_;
+    const std::size_t stride = static_cast<std::size_t>(groups) * 16;
+    float* rowf = rowf_.data();
+    const int full = sw / 16, rest = sw % 16;
+    const __mmask16 rest_mask = static_cast<__mmask16>((1u << rest) - 1);
+    for (const int y : distinct_) {
+      const uint8_t* s = src + static_cast<std::size_t>(y) * sw;
+      for (int j = 0; j < full; ++j) {
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16 * j));
+        _mm512_storeu_ps(rowf + 16 * j, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(b)));
+      }
+      if (rest) {
+        const __m128i b = _mm_maskz_loadu_epi8(rest_mask, s + 16 * full);
+        _mm512_mask_storeu_ps(rowf + 16 * full, rest_mask, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(b)));
+      }
+      float* h = hbuf16_.data() + static_cast<std::size_t>(y) * stride;
+      switch (k_n) {  // unrolled for the usual tap counts
+        case 2:
+          HorizontalGroupsAvx512<2>(rowf, h, groups);
+          break;
+        case 3:
+          HorizontalGroupsAvx512<3>(rowf, h, groups);
+          break;
+        default:
+          HorizontalGroupsAvx512<0>(rowf, h, groups, k_n);
+      }
+    }
+    const __m512i zero = _mm512_setzero_si512();
+    for (int dy = 0; dy < dst_h_; ++dy) {
+      const Tap* t = ytab_.data() + ystart_[dy];
+      const int n = ycount_[dy];
+      uint8_t* d = dst + static_cast<std::size_t>(dy) * dst_w_;
+      if (SameAsEarlierRow(dy)) {
+        std::memcpy(d, dst + static_cast<std::size_t>(yprev_[dy]) * dst_w_, dst_w_);
+        continue;
+      }
+      for (int g = 0; g < groups; ++g) {
+        const float* col = hbuf16_.data() + 16 * g;
+        __m512 acc =
+            _mm512_mul_round_ps(_mm512_set1_ps(t[0].w), _mm512_loadu_ps(col + hrow_[t[0].si] * stride), kRound);
+        for (int j = 1; j < n; ++j) {
+          const __m512 h = _mm512_loadu_ps(col + hrow_[t[j].si] * stride);
+          acc = _mm512_add_round_ps(acc, _mm512_mul_round_ps(_mm512_set1_ps(t[j].w), h, kRound), kRound);
+        }
+        // cvRound (half to even), then saturate to [0, 255].
+        const __m512i r = _mm512_max_epi32(_mm512_cvt_roundps_epi32(acc, kRound), zero);
+        const int left = std::min(16, dst_w_ - 16 * g);
+        _mm_mask_storeu_epi8(d + 16 * g, static_cast<__mmask16>((1u << left) - 1), _mm512_cvtusepi32_epi8(r));
+      }
+    }
+  }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif
 
   void HorizontalTwoTap(const uint8_t* s, int32_t* d) const {
     int dx = 0;
@@ -439,6 +673,16 @@ class Resizer {
   int ntaps_ = 0;
   std::vector<int> xstart_;
   std::vector<float> xw_, f4_, t4_, hbuf_, fsum_;
+  // Generic area: hrow_[y] = the source row whose horizontal sums row y
+  // uses (y, or an earlier identical row); distinct_ = the rows computed.
+  std::vector<int> hrow_, distinct_;
+  std::vector<int> ystart_, ycount_, yprev_;  // BuildRowRuns
+  // Generic area, AVX-512 path (BuildAvx512Tables).
+  bool avx512_ = false;
+  int groups_ = 0;
+  std::vector<int> gbase_;
+  std::vector<int32_t> gidx_;
+  std::vector<float> gw_, rowf_, hbuf16_;
   // Two-tap.
   std::vector<int> xofs_, yofs_;
   std::vector<int16_t> xalpha_, ybeta_;
