@@ -1,4 +1,4 @@
-"""The Atari family's image kernels: resize (cpp/atari/resize.h) equals
+"""The Atari family's image kernels: resize (cpp/atari/resize.h/.cc) equals
 cv2.resize bit for bit; the palette lookup + max-pool (cpp/atari/palette.h)
 equals the plain table lookup (its SIMD path and the fallback for odd
 indices included).
@@ -26,7 +26,7 @@ cv2 = pytest.importorskip("cv2")
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = r"""
 #include "cpp/atari/palette.h"
-#include "cpp/atari/resize.h"
+#include "cpp/atari/resize.cc"  // the header and its code
 extern "C" void envpool_test_palette_max(int path, const uint8_t* lut, const uint8_t* a,
                                          const uint8_t* b, uint8_t* dst, size_t n) {
   envpool::atari::PaletteLut table;

@@ -1,4 +1,4 @@
-"""Both code paths of the Atari area resize (cpp/atari/resize.h) equal cv2.resize bit for bit.
+"""Both code paths of the Atari area resize (cpp/atari/resize.h/.cc) equal cv2.resize bit for bit.
 
 test_atari_resize.py checks the path the CPU picks by default; here each path
 is forced: the portable one (SSE2/scalar) everywhere, the AVX-512 one where
@@ -23,7 +23,7 @@ cv2 = pytest.importorskip("cv2")
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = r"""
-#include "cpp/atari/resize.h"
+#include "cpp/atari/resize.cc"  // the header and its code
 extern "C" int envpool_test_resize_path(const uint8_t* src, int sh, int sw, uint8_t* dst,
                                         int dh, int dw, int path) {
   envpool::atari::Resizer r(sh, sw, dh, dw, envpool::atari::Interp::kArea,
