@@ -15,8 +15,11 @@ calls: each takes a handle and returns the next one. The calls are side-effectin
 calls, so XLA does not drop one whose returned handle goes unused (EnvPool's documented
 async loop sends and receives on the same incoming handle).
 
-The calls run on the CPU only; compiling them for another platform raises at
-lowering. Inputs are checked as the Python path checks them: shapes and dtypes while
+The calls run on the CPU and, where JAX runs on an NVIDIA GPU, on CUDA: there each
+call copies its inputs to the host on XLA's stream, runs the engine on the host and
+copies the results back (one round trip per call; nothing is linked against CUDA,
+the driver library is opened at the first GPU call). Compiling them for any other
+platform (ROCm, TPU) raises at lowering, saying so. Inputs are checked as the Python path checks them: shapes and dtypes while
 tracing, action ranges and env ids when the call runs (an error then is a
 ``JaxRuntimeError`` carrying the Python path's message; called eagerly, the Python
 path's exception type is raised instead).
@@ -53,37 +56,50 @@ _registered = False
 _register_lock = threading.Lock()
 
 
+def _has_cuda() -> bool:
+    try:
+        return bool(jax.devices("cuda"))
+    except RuntimeError:  # no CUDA backend in this JAX
+        return False
+
+
 def _register_targets() -> None:
     """Registers the FFI handlers once per process (they serve every pool: the pool is
-    an attribute of each call)."""
+    an attribute of each call): the CPU's, and CUDA's where JAX has a CUDA backend."""
     global _registered
     with _register_lock:
         if _registered:
             return
         for name, capsule in _envpool.xla_handlers().items():
             jax.ffi.register_ffi_target(_TARGETS[name], capsule, platform="cpu")
+        if _has_cuda():
+            for name, capsule in _envpool.xla_cuda_handlers().items():
+                jax.ffi.register_ffi_target(_TARGETS[name], capsule, platform="CUDA")
         _registered = True
 
 
 # The handle passes through this identity before every call: its lowering
-# exists for the CPU only, so compiling for another platform fails here, with
-# this message, instead of in XLA's compiler with an unknown custom call.
-_cpu_only_p = Primitive("envpool_xla_cpu_only")
-_cpu_only_p.def_impl(lambda handle: handle)
-_cpu_only_p.def_abstract_eval(lambda handle: handle)
-mlir.register_lowering(_cpu_only_p, lambda ctx, handle: [handle], platform="cpu")
+# exists for the CPU and CUDA only, so compiling for another platform fails
+# here, with this message, instead of in XLA's compiler with an unknown
+# custom call.
+_SUPPORTED = ("cpu", "cuda")
+_platform_check_p = Primitive("envpool_xla_platform_check")
+_platform_check_p.def_impl(lambda handle: handle)
+_platform_check_p.def_abstract_eval(lambda handle: handle)
+for _platform in _SUPPORTED:
+    mlir.register_lowering(_platform_check_p, lambda ctx, handle: [handle], platform=_platform)
 
 
-def _not_on_cpu(ctx: Any, handle: Any) -> Any:
+def _unsupported_platform(ctx: Any, handle: Any) -> Any:
     platforms = ", ".join(repr(p) for p in ctx.module_context.platforms)
     raise RuntimeError(
-        f"envpool's XLA functions (send/recv/step) run on the CPU only, but this program is compiled "
-        f"for {platforms}: run it on the CPU (e.g. inside `with jax.default_device(jax.devices('cpu')[0]):`, "
-        "or with JAX_PLATFORMS=cpu)"
+        f"envpool's XLA functions (send/recv/step) run on the CPU and on CUDA GPUs only, but this program "
+        f"is compiled for {platforms}: run it on the CPU (e.g. inside `with "
+        "jax.default_device(jax.devices('cpu')[0]):`, or with JAX_PLATFORMS=cpu)"
     )
 
 
-mlir.register_lowering(_cpu_only_p, _not_on_cpu)
+mlir.register_lowering(_platform_check_p, _unsupported_platform)
 
 # XLA error code (what cpp/python/xla.cc returns) -> the exception type the
 # Python path raises for the same error.
@@ -286,7 +302,7 @@ class XlaOps:
             has_side_effect=True,
             input_output_aliases={0: 0},
         )
-        return call(_cpu_only_p.bind(jnp.asarray(handle)), *args, pool=np.int64(self.slot.id))
+        return call(_platform_check_p.bind(jnp.asarray(handle)), *args, pool=np.int64(self.slot.id))
 
     def _raw(self, outs: list[Any]) -> Batch:
         """The engine's Batch (obs, reward, terminated, truncated, discount, info, final),

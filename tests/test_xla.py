@@ -609,15 +609,50 @@ def test_handle_of_another_pool_is_refused() -> None:
     b.close()
 
 
-def test_cpu_only_error_when_compiled_for_a_gpu() -> None:
-    """Lowering for CUDA/ROCm (no GPU needed to lower) raises, naming the CPU."""
+def _cuda_devices() -> list:
+    try:
+        return jax.devices("cuda")
+    except RuntimeError:
+        return []
+
+
+@pytest.mark.skipif(not _cuda_devices(), reason="no CUDA GPU for JAX here (run on a GPU machine: tests/gpu_check.sh)")
+@pytest.mark.parametrize("env_type", ["gymnasium", "dm"])
+def test_cuda_programs_run_the_host_round_trip(env_type: str) -> None:
+    """With a GPU as JAX's device, jitted scans of step and of send/recv run through the CUDA
+    handlers (inputs and results on the GPU) and equal the Python path bit for bit; errors raised
+    inside the call come back as on the CPU. (On a GPU machine every test in this file runs on
+    the GPU too, JAX's default device there.)"""
+    gpu = _cuda_devices()[0]
+    with jax.default_device(gpu):
+        _check_sync_scan("CartPole-v1", env_type, STEPS, max_episode_steps=15)
+        _check_async_scan("CartPole-v1", env_type, 12, max_episode_steps=15)
+        pool = _make("CartPole-v1", env_type, num_envs=2, seed=0)
+        handle, recv, send, step = pool.xla()
+        _reset_obs(pool, env_type)
+        handle, result = jax.jit(step)(handle, jnp.zeros(2, jnp.int32))
+        assert {d.platform for d in handle.devices()} == {"gpu"}
+        assert all({d.platform for d in x.devices()} == {"gpu"} for x in jax.tree.leaves(result))
+        with pytest.raises(jax.errors.JaxRuntimeError, match="action 2 \\(row 1\\) is out of range"):
+            jax.block_until_ready(jax.jit(step)(handle, jnp.array([0, 2], jnp.int32)))
+        with pytest.raises(ValueError, match="action 2 \\(row 1\\) is out of range"):
+            step(handle, jnp.array([0, 2], jnp.int32))
+        handle, result = step(handle, jnp.ones(2, jnp.int32))  # the pool is still usable
+        assert np.asarray(_leaves(result)[0]).shape[0] == 2
+        pool.close()
+
+
+def test_platforms_cpu_and_cuda_lower_others_raise() -> None:
+    """The calls lower for the CPU and CUDA (no GPU needed to lower: the CUDA handlers' host round
+    trip runs only on a GPU machine, tests/device/check_gpu.py); ROCm raises, naming what works."""
     pool = _make("CartPole-v1", "gymnasium", num_envs=2, seed=0)
     handle, recv, send, step = pool.xla()
     traced = jax.jit(step).trace(handle, jnp.zeros(2, jnp.int32))
-    for platform in ("cuda", "rocm"):
-        with pytest.raises(RuntimeError, match="run on the CPU only.*compiled for '" + platform + "'"):
-            traced.lower(lowering_platforms=(platform,))
-    traced.lower(lowering_platforms=("cpu",))  # and the CPU lowers
+    with pytest.raises(RuntimeError, match="run on the CPU and on CUDA GPUs only.*compiled for 'rocm'"):
+        traced.lower(lowering_platforms=("rocm",))
+    for platform in ("cpu", "cuda"):
+        text = traced.lower(lowering_platforms=(platform,)).as_text()
+        assert "envpool_step" in text, platform
     pool.close()
 
 

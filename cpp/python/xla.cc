@@ -20,6 +20,8 @@
 // owns; XLA's buffers exist only for the duration of the call).
 #include "cpp/python/xla.h"
 
+#include <dlfcn.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -31,6 +33,7 @@
 #include <string>
 #include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "cpp/core/pool.h"
@@ -244,7 +247,7 @@ Scratch& scratch() {
 
 // The handle is the registry id's bytes; a handle of another pool (or
 // none) means the program mixed up its pools.
-std::shared_ptr<const Bound> Lookup(int64_t id, const ffi::AnyBuffer& handle, ffi::AnyBuffer& handle_out) {
+std::shared_ptr<const Bound> Lookup(int64_t id, const ffi::AnyBuffer& handle, const ffi::AnyBuffer& handle_out) {
   int64_t given = 0;
   if (handle.element_type() != ffi::DataType::U8 || handle.size_bytes() != sizeof(given))
     throw std::invalid_argument("envpool xla: the handle must be the one xla() returned (8 uint8 bytes)");
@@ -343,7 +346,7 @@ const char* ConvertAction(const Bound& b, std::size_t k, const ffi::AnyBuffer& a
 // Checks and converts a send's arguments: the action keys, then optionally
 // env ids (the default: every env, in sync mode). The binding checks the ids
 // first, so this does too.
-void ConvertArgs(const Bound& b, const ffi::RemainingArgs& args, const int** ids, int* n) {
+void ConvertArgs(const Bound& b, const std::vector<ffi::AnyBuffer>& args, const int** ids, int* n) {
   const auto& specs = b.pool->env_spec().action;
   const std::size_t keys = specs.size();
   if (args.size() != keys && args.size() != keys + 1)
@@ -351,7 +354,7 @@ void ConvertArgs(const Bound& b, const ffi::RemainingArgs& args, const int** ids
                            " action buffers and optional env ids, got " + std::to_string(args.size()) + " buffers");
   Scratch& s = scratch();
   if (args.size() == keys + 1) {
-    ReadIds(*args.get<ffi::AnyBuffer>(keys), b.pool->options().num_envs, s.ids);
+    ReadIds(args[keys], b.pool->options().num_envs, s.ids);
     *ids = s.ids.data();
     *n = static_cast<int>(s.ids.size());
   } else {
@@ -363,36 +366,35 @@ void ConvertArgs(const Bound& b, const ffi::RemainingArgs& args, const int** ids
                                 std::to_string(b.pool->options().batch_size) + " envs, got " + std::to_string(*n));
   s.actions.resize(keys);
   s.ptrs.resize(keys);
-  for (std::size_t k = 0; k < keys; ++k)
-    s.ptrs[k] = ConvertAction(b, k, *args.get<ffi::AnyBuffer>(k), *n, s.actions[k]);
+  for (std::size_t k = 0; k < keys; ++k) s.ptrs[k] = ConvertAction(b, k, args[k], *n, s.actions[k]);
 }
 
 // Copies a finished batch into XLA's outputs, one buffer per state key in
 // layout order (shapes and dtypes fixed by envpool/xla.py from the spec).
-void WriteResults(const envpool::StateBatch& batch, const ffi::RemainingRets& rets) {
+void WriteResults(const envpool::StateBatch& batch, const std::vector<ffi::AnyBuffer>& rets) {
   const envpool::StateLayout& layout = batch.layout;
   const int rows = batch.done.target();
   if (rets.size() != layout.specs.size())
     throw std::logic_error("envpool xla: expected " + std::to_string(layout.specs.size()) + " result buffers, got " +
                            std::to_string(rets.size()));
   for (std::size_t k = 0; k < layout.specs.size(); ++k) {
-    ffi::Result<ffi::AnyBuffer> out = *rets.get<ffi::AnyBuffer>(k);
+    const ffi::AnyBuffer& out = rets[k];
     const ArraySpec& spec = layout.specs[k];
     const size_t count = static_cast<size_t>(rows) * spec.NumElements();
-    if (out->element_count() != count)
+    if (out.element_count() != count)
       throw std::runtime_error("envpool xla: this batch has " + std::to_string(rows) +
                                " envs, but the XLA functions take batches of batch_size envs "
                                "(a send() of fewer envs from Python was received here)");
     const char* src = batch.key_base[k];
-    if (out->element_type() == FfiType(spec.dtype)) {
-      std::memcpy(out->untyped_data(), src, layout.row_bytes[k] * rows);
-    } else if (out->element_type() == NarrowType(spec.dtype) && spec.dtype == DType::kFloat64) {
+    if (out.element_type() == FfiType(spec.dtype)) {
+      std::memcpy(out.untyped_data(), src, layout.row_bytes[k] * rows);
+    } else if (out.element_type() == NarrowType(spec.dtype) && spec.dtype == DType::kFloat64) {
       const double* p = reinterpret_cast<const double*>(src);
-      float* q = static_cast<float*>(out->untyped_data());
+      float* q = static_cast<float*>(out.untyped_data());
       for (size_t i = 0; i < count; ++i) q[i] = static_cast<float>(p[i]);
-    } else if (out->element_type() == NarrowType(spec.dtype) && spec.dtype == DType::kInt64) {
+    } else if (out.element_type() == NarrowType(spec.dtype) && spec.dtype == DType::kInt64) {
       const int64_t* p = reinterpret_cast<const int64_t*>(src);
-      int32_t* q = static_cast<int32_t*>(out->untyped_data());
+      int32_t* q = static_cast<int32_t*>(out.untyped_data());
       for (size_t i = 0; i < count; ++i) q[i] = static_cast<int32_t>(p[i]);
     } else {
       throw std::logic_error("envpool xla: result '" + spec.name + "' has an unexpected dtype");
@@ -400,59 +402,305 @@ void WriteResults(const envpool::StateBatch& batch, const ffi::RemainingRets& re
   }
 }
 
-ffi::Error SendImpl(ffi::AnyBuffer handle, ffi::RemainingArgs args, ffi::Result<ffi::AnyBuffer> handle_out,
-                    int64_t pool) {
-  return Guard([&] {
-    std::shared_ptr<const Bound> b = Lookup(pool, handle, *handle_out);
-    const int* ids = nullptr;
-    int n = 0;
-    ConvertArgs(*b, args, &ids, &n);
-    EnvPool::SequencedCaller sequenced;
-    b->pool->Send(envpool::Task::kStep, ids, n, scratch().ptrs.data(), nullptr);
-  });
+// The three operations on views of a call's buffers: XLA's own (CPU) or
+// host copies of device buffers (CUDA, below).
+void DoSend(const ffi::AnyBuffer& handle, const ffi::AnyBuffer& handle_out, const std::vector<ffi::AnyBuffer>& args,
+            int64_t pool) {
+  std::shared_ptr<const Bound> b = Lookup(pool, handle, handle_out);
+  const int* ids = nullptr;
+  int n = 0;
+  ConvertArgs(*b, args, &ids, &n);
+  EnvPool::SequencedCaller sequenced;
+  b->pool->Send(envpool::Task::kStep, ids, n, scratch().ptrs.data(), nullptr);
 }
 
-ffi::Error RecvImpl(ffi::AnyBuffer handle, ffi::Result<ffi::AnyBuffer> handle_out, ffi::RemainingRets rets,
-                    int64_t pool) {
-  return Guard([&] {
-    std::shared_ptr<const Bound> b = Lookup(pool, handle, *handle_out);
-    std::shared_ptr<envpool::StateBatch> batch;
-    {
-      EnvPool::SequencedCaller sequenced;
-      batch = b->pool->Recv();
-    }
-    WriteResults(*batch, rets);
-  });
+void DoRecv(const ffi::AnyBuffer& handle, const ffi::AnyBuffer& handle_out, const std::vector<ffi::AnyBuffer>& rets,
+            int64_t pool) {
+  std::shared_ptr<const Bound> b = Lookup(pool, handle, handle_out);
+  std::shared_ptr<envpool::StateBatch> batch;
+  {
+    EnvPool::SequencedCaller sequenced;
+    batch = b->pool->Recv();
+  }
+  WriteResults(*batch, rets);
 }
 
 // send then recv in one call (the engine's Step: in sync mode the rows are
 // exactly the envs sent, in that order; in async mode it refuses, before
 // sending, a step that could never complete a batch).
-ffi::Error StepImpl(ffi::AnyBuffer handle, ffi::RemainingArgs args, ffi::Result<ffi::AnyBuffer> handle_out,
-                    ffi::RemainingRets rets, int64_t pool) {
-  return Guard([&] {
-    std::shared_ptr<const Bound> b = Lookup(pool, handle, *handle_out);
-    const int* ids = nullptr;
-    int n = 0;
-    ConvertArgs(*b, args, &ids, &n);
-    std::shared_ptr<envpool::StateBatch> batch;
-    {
-      EnvPool::SequencedCaller sequenced;
-      batch = b->pool->Step(envpool::Task::kStep, ids, n, scratch().ptrs.data(), nullptr);
-    }
-    WriteResults(*batch, rets);
-  });
+void DoStep(const ffi::AnyBuffer& handle, const ffi::AnyBuffer& handle_out, const std::vector<ffi::AnyBuffer>& args,
+            const std::vector<ffi::AnyBuffer>& rets, int64_t pool) {
+  std::shared_ptr<const Bound> b = Lookup(pool, handle, handle_out);
+  const int* ids = nullptr;
+  int n = 0;
+  ConvertArgs(*b, args, &ids, &n);
+  std::shared_ptr<envpool::StateBatch> batch;
+  {
+    EnvPool::SequencedCaller sequenced;
+    batch = b->pool->Step(envpool::Task::kStep, ids, n, scratch().ptrs.data(), nullptr);
+  }
+  WriteResults(*batch, rets);
+}
+
+// XLA's variadic buffers as views (kept in thread-local vectors: no
+// allocation per call once warm).
+const std::vector<ffi::AnyBuffer>& ArgViews(const ffi::RemainingArgs& args) {
+  thread_local std::vector<ffi::AnyBuffer> v;
+  v.clear();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    ffi::ErrorOr<ffi::AnyBuffer> a = args.get<ffi::AnyBuffer>(i);
+    if (a.has_error()) throw std::logic_error("envpool xla: argument " + std::to_string(i) + " is not a buffer");
+    v.push_back(*a);
+  }
+  return v;
+}
+
+const std::vector<ffi::AnyBuffer>& RetViews(const ffi::RemainingRets& rets) {
+  thread_local std::vector<ffi::AnyBuffer> v;
+  v.clear();
+  for (std::size_t i = 0; i < rets.size(); ++i) {
+    ffi::ErrorOr<ffi::Result<ffi::AnyBuffer>> r = rets.get<ffi::AnyBuffer>(i);
+    if (r.has_error()) throw std::logic_error("envpool xla: result " + std::to_string(i) + " is not a buffer");
+    v.push_back(**r);
+  }
+  return v;
+}
+
+ffi::Error SendCpu(ffi::AnyBuffer handle, ffi::RemainingArgs args, ffi::Result<ffi::AnyBuffer> handle_out,
+                   int64_t pool) {
+  return Guard([&] { DoSend(handle, *handle_out, ArgViews(args), pool); });
+}
+
+ffi::Error RecvCpu(ffi::AnyBuffer handle, ffi::Result<ffi::AnyBuffer> handle_out, ffi::RemainingRets rets,
+                   int64_t pool) {
+  return Guard([&] { DoRecv(handle, *handle_out, RetViews(rets), pool); });
+}
+
+ffi::Error StepCpu(ffi::AnyBuffer handle, ffi::RemainingArgs args, ffi::Result<ffi::AnyBuffer> handle_out,
+                   ffi::RemainingRets rets, int64_t pool) {
+  return Guard([&] { DoStep(handle, *handle_out, ArgViews(args), RetViews(rets), pool); });
 }
 
 XLA_FFI_DEFINE_HANDLER(
-    kSend, SendImpl,
-    ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().RemainingArgs().Ret<ffi::AnyBuffer>().Attr<int64_t>("pool"));
+    kSend, SendCpu, ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().RemainingArgs().Ret<ffi::AnyBuffer>().Attr<int64_t>("pool"));
 XLA_FFI_DEFINE_HANDLER(
-    kRecv, RecvImpl,
-    ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::AnyBuffer>().RemainingRets().Attr<int64_t>("pool"));
+    kRecv, RecvCpu, ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::AnyBuffer>().RemainingRets().Attr<int64_t>("pool"));
 XLA_FFI_DEFINE_HANDLER(
-    kStep, StepImpl,
+    kStep, StepCpu,
     ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().RemainingArgs().Ret<ffi::AnyBuffer>().RemainingRets().Attr<int64_t>("pool"));
+
+// CUDA: the same operations on host copies. The inputs are copied to the
+// host on XLA's stream (after whatever computed them), the engine runs on
+// the host, and the results go back on that stream; the call returns when
+// they are there (its host buffers are reused by the next call). CUDA's
+// driver library is opened at the first GPU call, so the extension neither
+// links nor needs CUDA on machines without a GPU.
+class CudaDriver {
+ public:
+  using Result = int;              // CUresult; 0 is CUDA_SUCCESS
+  using Ptr = unsigned long long;  // NOLINT(runtime/int): CUdeviceptr
+
+  static const CudaDriver& Get() {
+    static const CudaDriver* d = new CudaDriver;  // leaked: XLA threads may call at exit
+    if (!d->error_.empty()) throw std::runtime_error(d->error_);
+    return *d;
+  }
+
+  void ToHost(void* dst, const void* src, std::size_t n, void* stream) const {
+    Check(dtoh_(dst, reinterpret_cast<Ptr>(src), n, stream), "cuMemcpyDtoHAsync");
+  }
+  void ToDevice(void* dst, const void* src, std::size_t n, void* stream) const {
+    Check(htod_(reinterpret_cast<Ptr>(dst), src, n, stream), "cuMemcpyHtoDAsync");
+  }
+  void Sync(void* stream) const { Check(sync_(stream), "cuStreamSynchronize"); }
+  // Makes the stream's context current on this thread for a scope (XLA's
+  // thread normally has it current already; pushing it again is harmless).
+  void* PushContext(void* stream) const {
+    void* ctx = nullptr;
+    Check(stream_ctx_(stream, &ctx), "cuStreamGetCtx");
+    Check(push_(ctx), "cuCtxPushCurrent");
+    return ctx;
+  }
+  void PopContext() const {
+    void* ctx = nullptr;
+    Check(pop_(&ctx), "cuCtxPopCurrent");
+  }
+
+ private:
+  CudaDriver() {
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) {
+      error_ = "envpool xla: a GPU call, but CUDA's driver library (libcuda.so.1) cannot be opened";
+      return;
+    }
+    auto sym = [&](auto& fn, const char* name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+      if (fn == nullptr && error_.empty()) error_ = std::string("envpool xla: libcuda.so.1 lacks ") + name;
+    };
+    sym(dtoh_, "cuMemcpyDtoHAsync_v2");
+    sym(htod_, "cuMemcpyHtoDAsync_v2");
+    sym(sync_, "cuStreamSynchronize");
+    sym(stream_ctx_, "cuStreamGetCtx");
+    sym(push_, "cuCtxPushCurrent_v2");
+    sym(pop_, "cuCtxPopCurrent_v2");
+  }
+  static void Check(Result r, const char* what) {
+    if (r != 0)
+      throw std::runtime_error(std::string("envpool xla: ") + what + " failed (CUDA error " + std::to_string(r) + ")");
+  }
+
+  std::string error_;
+  Result (*dtoh_)(void*, Ptr, std::size_t, void*) = nullptr;
+  Result (*htod_)(Ptr, const void*, std::size_t, void*) = nullptr;
+  Result (*sync_)(void*) = nullptr;
+  Result (*stream_ctx_)(void*, void**) = nullptr;
+  Result (*push_)(void*) = nullptr;
+  Result (*pop_)(void**) = nullptr;
+};
+
+// Host copies of one call's device buffers, and their views.
+class HostStage {
+ public:
+  // Call in this order: In() for every input, Fetch(), Out() for every
+  // output, the operation on the views, then Publish().
+  void Begin(void* stream) {
+    stream_ = stream;
+    used_ = 0;
+    outs_.clear();
+  }
+  ffi::AnyBuffer In(const ffi::AnyBuffer& dev) {
+    Slot& s = Take(dev);
+    CudaDriver::Get().ToHost(s.bytes.data(), dev.untyped_data(), dev.size_bytes(), stream_);
+    return ffi::AnyBuffer(&s.desc);
+  }
+  std::vector<ffi::AnyBuffer> In(const std::vector<ffi::AnyBuffer>& dev) {
+    std::vector<ffi::AnyBuffer> v;
+    for (const ffi::AnyBuffer& d : dev) v.push_back(In(d));
+    return v;
+  }
+  void Fetch() { CudaDriver::Get().Sync(stream_); }
+  ffi::AnyBuffer Out(const ffi::AnyBuffer& dev) {
+    Slot& s = Take(dev);
+    outs_.push_back({&s, dev.untyped_data()});
+    return ffi::AnyBuffer(&s.desc);
+  }
+  std::vector<ffi::AnyBuffer> Out(const std::vector<ffi::AnyBuffer>& dev) {
+    std::vector<ffi::AnyBuffer> v;
+    for (const ffi::AnyBuffer& d : dev) v.push_back(Out(d));
+    return v;
+  }
+  void Publish() {
+    for (const auto& [slot, dev] : outs_)
+      CudaDriver::Get().ToDevice(dev, slot->bytes.data(), slot->bytes.size(), stream_);
+    CudaDriver::Get().Sync(stream_);
+  }
+
+ private:
+  struct Slot {
+    std::vector<char> bytes;
+    std::vector<int64_t> dims;
+    XLA_FFI_Buffer desc;
+  };
+  Slot& Take(const ffi::AnyBuffer& dev) {
+    if (used_ == slots_.size()) slots_.push_back(std::make_unique<Slot>());
+    Slot& s = *slots_[used_++];
+    s.bytes.resize(dev.size_bytes());
+    s.dims.assign(dev.dimensions().begin(), dev.dimensions().end());
+    s.desc = XLA_FFI_Buffer{XLA_FFI_Buffer_STRUCT_SIZE,
+                            nullptr,
+                            static_cast<XLA_FFI_DataType>(dev.element_type()),
+                            s.bytes.data(),
+                            static_cast<int64_t>(s.dims.size()),
+                            s.dims.data()};
+    return s;
+  }
+  void* stream_ = nullptr;
+  std::size_t used_ = 0;
+  std::vector<std::unique_ptr<Slot>> slots_;  // stable addresses: views point at them
+  std::vector<std::pair<Slot*, void*>> outs_;
+};
+
+// Runs body(stage) with the stream's context current; the stage is this
+// thread's (views stay valid for the call).
+template <class F>
+ffi::Error GuardCuda(void* stream, F&& body) {
+  return Guard([&] {
+    const CudaDriver& cuda = CudaDriver::Get();
+    cuda.PushContext(stream);
+    struct Pop {
+      const CudaDriver& c;
+      ~Pop() {
+        try {
+          c.PopContext();
+        } catch (...) {  // NOLINT(bugprone-empty-catch): nothing to restore
+        }
+      }
+    } pop{cuda};
+    thread_local HostStage stage;
+    stage.Begin(stream);
+    body(stage);
+  });
+}
+
+ffi::Error SendCuda(void* stream, ffi::AnyBuffer handle, ffi::RemainingArgs args,
+                    ffi::Result<ffi::AnyBuffer> handle_out, int64_t pool) {
+  return GuardCuda(stream, [&](HostStage& st) {
+    ffi::AnyBuffer h = st.In(handle);
+    std::vector<ffi::AnyBuffer> a = st.In(ArgViews(args));
+    st.Fetch();
+    ffi::AnyBuffer ho = st.Out(*handle_out);
+    DoSend(h, ho, a, pool);
+    st.Publish();
+  });
+}
+
+ffi::Error RecvCuda(void* stream, ffi::AnyBuffer handle, ffi::Result<ffi::AnyBuffer> handle_out,
+                    ffi::RemainingRets rets, int64_t pool) {
+  return GuardCuda(stream, [&](HostStage& st) {
+    ffi::AnyBuffer h = st.In(handle);
+    st.Fetch();
+    ffi::AnyBuffer ho = st.Out(*handle_out);
+    std::vector<ffi::AnyBuffer> r = st.Out(RetViews(rets));
+    DoRecv(h, ho, r, pool);
+    st.Publish();
+  });
+}
+
+ffi::Error StepCuda(void* stream, ffi::AnyBuffer handle, ffi::RemainingArgs args,
+                    ffi::Result<ffi::AnyBuffer> handle_out, ffi::RemainingRets rets, int64_t pool) {
+  return GuardCuda(stream, [&](HostStage& st) {
+    ffi::AnyBuffer h = st.In(handle);
+    std::vector<ffi::AnyBuffer> a = st.In(ArgViews(args));
+    st.Fetch();
+    ffi::AnyBuffer ho = st.Out(*handle_out);
+    std::vector<ffi::AnyBuffer> r = st.Out(RetViews(rets));
+    DoStep(h, ho, a, r, pool);
+    st.Publish();
+  });
+}
+
+XLA_FFI_DEFINE_HANDLER(kSendCuda, SendCuda,
+                       ffi::Ffi::Bind()
+                           .Ctx<ffi::PlatformStream<void*>>()
+                           .Arg<ffi::AnyBuffer>()
+                           .RemainingArgs()
+                           .Ret<ffi::AnyBuffer>()
+                           .Attr<int64_t>("pool"));
+XLA_FFI_DEFINE_HANDLER(kRecvCuda, RecvCuda,
+                       ffi::Ffi::Bind()
+                           .Ctx<ffi::PlatformStream<void*>>()
+                           .Arg<ffi::AnyBuffer>()
+                           .Ret<ffi::AnyBuffer>()
+                           .RemainingRets()
+                           .Attr<int64_t>("pool"));
+XLA_FFI_DEFINE_HANDLER(kStepCuda, StepCuda,
+                       ffi::Ffi::Bind()
+                           .Ctx<ffi::PlatformStream<void*>>()
+                           .Arg<ffi::AnyBuffer>()
+                           .RemainingArgs()
+                           .Ret<ffi::AnyBuffer>()
+                           .RemainingRets()
+                           .Attr<int64_t>("pool"));
 
 // A pool's place in the registry, owned by its Python pool object: bound to
 // the pool's engine (rebound when the Python pool rebuilds its engine) and
@@ -493,7 +741,17 @@ void RegisterXla(py::module_& m) {
         d["step"] = Capsule(kStep);
         return d;
       },
-      "The XLA FFI handlers (send, recv, step) as capsules for jax.ffi.register_ffi_target");
+      "The XLA FFI handlers for the CPU (send, recv, step) as capsules for jax.ffi.register_ffi_target");
+  m.def(
+      "xla_cuda_handlers",
+      [] {
+        py::dict d;
+        d["send"] = Capsule(kSendCuda);
+        d["recv"] = Capsule(kRecvCuda);
+        d["step"] = Capsule(kStepCuda);
+        return d;
+      },
+      "The XLA FFI handlers for CUDA GPUs (host round trips through libcuda, opened at the first call)");
 #else
   m.attr("has_xla") = false;
 #endif
