@@ -43,3 +43,6 @@ python3 -m pytest -p no:cacheprovider -q -rs tests/test_xla.py --timeout 300 \
 python3 -m pytest -p no:cacheprovider -q -rs tests/test_render_mujoco.py --timeout 600 \
   --junitxml="$OUT/render.xml" 2>&1 | tail -25
 echo "done in $(( $(date +%s) - t0 )) s"
+# pixel HalfCheetah (84x84, 8 envs, 2 threads) against gymnasium's SyncVectorEnv, both on EGL
+timeout 150 python3 benchmarks/mujoco_render.py --backend egl --rounds 3 --json "$OUT/render_bench.json" 2>&1 | tail -12
+echo "all done in $(( $(date +%s) - t0 )) s"
