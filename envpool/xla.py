@@ -27,6 +27,7 @@ path's exception type is raised instead).
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -113,9 +114,13 @@ _ERROR_TYPES = {
 }
 
 
+# Newer JAX versions append the program's name to runtime errors (seen with jax 0.11 on a GPU).
+_EXECUTABLE_SUFFIX = re.compile(r" \[executable_name='[^']*'\]$")
+
+
 def _python_error(error: Exception) -> Exception:
     """The Python path's exception for an XLA runtime error from the handlers."""
-    text = str(error)
+    text = _EXECUTABLE_SUFFIX.sub("", str(error))
     code, sep, message = text.partition(": ")
     kind = _ERROR_TYPES.get(code) if sep else None
     return kind(message) if kind is not None else error

@@ -134,8 +134,8 @@ def test_frames_equal_gymnasium_osmesa() -> None:
 
 @pytest.mark.skipif(not HAVE_EGL, reason="no libEGL")
 def test_frames_equal_gymnasium_egl() -> None:
-    """The same cases through EGL (a GPU's driver; this project's 2-core CI machine has no
-    usable EGL, so it ran on a GPU machine: tests/gpu_check.sh)."""
+    """The same cases through EGL: Mesa's software device on a CPU machine where its EGL works,
+    the NVIDIA driver on a GPU machine (tests/gpu_check.sh)."""
     probe = _run(
         "import envpool\ne = envpool.make('Reacher-v5', env_type='gymnasium', render_mode='rgb_array', width=8,"
         " height=8)\ne.reset()\ne.render()",
@@ -146,6 +146,7 @@ def test_frames_equal_gymnasium_egl() -> None:
     _check_backend(MUJOCO_GL="egl", PYOPENGL_PLATFORM="egl")
 
 
+@osmesa
 def test_every_interface_and_repeated_renders() -> None:
     """gym and dm pools render too; rendering twice gives the same frame (the GL state is
     per thread, shared by the envs of a model); frames follow the state; metadata."""
