@@ -82,6 +82,18 @@ def test_case_mode():
 # --- argument parsing -------------------------------------------------------------------------
 
 
+def test_thread_list_runs_every_case_with_each_count():
+    """``-t 1 2`` (the issue's form): each (num_envs, batch_size) with each thread count,
+    capped at num_envs, without duplicates; task ids may follow the numbers."""
+    args = _args("-n", "1", "8", "8", "-b", "1", "8", "4", "-t", "1", "2", "CartPole-v1")
+    assert args.num_threads == [1, 2] and args.tasks == ["CartPole-v1"]
+    plan = make_plan(args)
+    got = [(c.num_envs, c.batch_size, c.num_threads) for c in plan.cases]
+    assert got == [(1, 1, 1), (8, 8, 1), (8, 8, 2), (8, 4, 1), (8, 4, 2)]
+    assert plan.settings()["num_threads"] == [1, 2]
+    assert make_plan(_args("CartPole-v1", "-n", "4", "-t", "3")).settings()["num_threads"] == [3]
+
+
 @pytest.mark.parametrize(
     "argv, tasks, num_envs, batch_size",
     [
@@ -138,7 +150,7 @@ def test_every_option_parses():
         "7",
         "--no-progress",
     )
-    assert (args.tasks, args.num_envs, args.batch_size, args.num_threads) == (["T"], [2, 4], [1, 2], 3)
+    assert (args.tasks, args.num_envs, args.batch_size, args.num_threads) == (["T"], [2, 4], [1, 2], [3])
     assert (args.seconds, args.warmup, args.repeats, args.engines) == (1.5, 0.1, 4, ["envpool", "raw"])
     assert (args.python, args.baseline, args.json, args.plot, args.seed, args.no_progress) == (
         ["/p"],

@@ -52,7 +52,7 @@ JSON schema (``--json PATH``), ``"schema": "envpool-bench/1"``::
       "argv": [str, ...],
       "settings": {"tasks": [str], "engines": [str], "baseline": str,
                    "seconds": float, "warmup": float, "repeats": int,
-                   "num_threads": int, "seed": int},
+                   "num_threads": [int], "seed": int},   # the --num-threads values
       "machine": {"cpu": str, "logical_cores": int, "usable_cores": int,
                   "platform": str, "python": str, "executable": str,
                   "packages": {"envpool": str|null, "numpy": ..., "gymnasium": ...,
@@ -65,7 +65,7 @@ JSON schema (``--json PATH``), ``"schema": "envpool-bench/1"``::
       "results": [{
         "task": str, "family": str|null, "frame_skip": int,
         "num_envs": int, "batch_size": int, "mode": "sync"|"async",
-        "num_threads": int,                 # min(--num-threads, num_envs)
+        "num_threads": int,                 # min(one --num-threads value, num_envs)
         "engine": str,                      # e.g. "envpool", "python:/venv/bin/python"
         "status": "ok"|"n/a"|"error", "reason": str|null,
         "steps_per_s":  {"median": float, "min": float, "max": float, "runs": [float]} | null,

@@ -91,10 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-t",
         "--num-threads",
-        type=int,
+        nargs="+",
+        action=NumbersThenTasks,
+        metavar="T",
         default=None,
-        help="num_threads: threads stepping envs, capped at num_envs "
-        f"(default: usable cores = {machine.usable_cores()})",
+        help="num_threads values: threads stepping envs, each capped at num_envs; every case runs "
+        f"with each (default: usable cores = {machine.usable_cores()}); task ids may follow",
     )
     p.add_argument(
         "-s",

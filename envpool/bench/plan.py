@@ -99,7 +99,7 @@ class Plan:
     seconds: float
     warmup: float
     repeats: int
-    num_threads: int
+    num_threads: list[int]
     seed: int
     argv: list[str]
     interpreters: dict[str, dict]  # prepare() results of python:PATH engines
@@ -141,9 +141,12 @@ def _engines(names: list[str] | None, pythons: list[str]) -> list[Engine]:
 
 
 def _cases(args, tasks: dict[str, Task], quick: bool) -> list[Case]:
-    threads = args.num_threads
+    def with_threads(t: str, n: int, b: int) -> list[Case]:
+        return [Case(t, n, b, max(1, min(k, n))) for k in args.num_threads]
+
     if quick:
-        return [Case(t, n, n, max(1, min(threads, n))) for t, task in tasks.items() for n in quick_num_envs(task)]
+        cases = [c for t, task in tasks.items() for n in quick_num_envs(task) for c in with_threads(t, n, n)]
+        return list(dict.fromkeys(cases))
     nums = args.num_envs or list(DEFAULT_NUM_ENVS)
     if args.batch_size is None:
         batches = list(nums)
@@ -161,7 +164,7 @@ def _cases(args, tasks: dict[str, Task], quick: bool) -> list[Case]:
         if b < 1 or b > n:
             raise UsageError(f"batch_size must be in 1..num_envs, got batch_size={b} for num_envs={n}")
     pairs = list(dict.fromkeys(zip(nums, batches, strict=True)))
-    return [Case(t, n, b, max(1, min(threads, n))) for t in tasks for n, b in pairs]
+    return list(dict.fromkeys(c for t in tasks for n, b in pairs for c in with_threads(t, n, b)))
 
 
 def make_plan(args) -> Plan:
@@ -176,8 +179,8 @@ def make_plan(args) -> Plan:
     warmup = args.warmup if args.warmup is not None else (0.2 if quick else 0.5)
     repeats = args.repeats if args.repeats is not None else 3
     if args.num_threads is None:
-        args.num_threads = machine.usable_cores()
-    if seconds <= 0 or warmup < 0 or repeats < 1 or args.num_threads < 1:
+        args.num_threads = [machine.usable_cores()]
+    if seconds <= 0 or warmup < 0 or repeats < 1 or min(args.num_threads) < 1:
         raise UsageError("--seconds must be > 0, --warmup >= 0, --repeats >= 1, --num-threads >= 1")
 
     chosen = _engines(args.engines, args.python)
