@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import ctypes.util
 import importlib.util
 import io
 import json
@@ -17,10 +18,10 @@ import pytest
 from rich.console import Console
 
 import envpool
-from envpool.bench import engines, main, report, stats
+from envpool.bench import UsageError, engines, main, report, stats
 from envpool.bench.cli import build_parser
 from envpool.bench.engines import Engine, _common
-from envpool.bench.plan import DEFAULT_TASKS, Case, Task, make_plan, resolve_task
+from envpool.bench.plan import DEFAULT_TASKS, Case, Task, apply_options, make_plan, resolve_task
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = Path(envpool.__file__).resolve().parent / "bench"
@@ -80,6 +81,28 @@ def test_case_mode():
 
 
 # --- argument parsing -------------------------------------------------------------------------
+
+
+def test_option_values_are_python_literals_else_strings():
+    from envpool.bench.plan import parse_options
+
+    got = parse_options(["from_pixels=True", "img_height=64", "camera_name=track", "lookat=[0, 0, 1]", "x= 0.5 "])
+    assert got == {"from_pixels": True, "img_height": 64, "camera_name": "track", "lookat": [0, 0, 1], "x": 0.5}
+    for bad in ("from_pixels", "=1", "a b=1"):
+        with pytest.raises(UsageError, match="KEY=VALUE"):
+            parse_options([bad])
+
+
+def test_options_go_into_the_task_config_and_bad_keys_are_refused():
+    if not _has("HalfCheetah-v4"):
+        pytest.skip("no MuJoCo in this build")
+    plan = make_plan(_args("HalfCheetah-v4", "-n", "2", "--option", "from_pixels=True", "--option", "img_height=48"))
+    task = plan.tasks["HalfCheetah-v4"]
+    assert task.options == {"from_pixels": True, "img_height": 48}
+    assert task.config["from_pixels"] is True and task.full_config["img_height"] == 48
+    assert plan.settings()["options"] == {"from_pixels": True, "img_height": 48}
+    with pytest.raises(UsageError, match="takes no option 'zoom'"):
+        make_plan(_args("HalfCheetah-v4", "-n", "2", "--option", "zoom=2"))
 
 
 def test_thread_list_runs_every_case_with_each_count():
@@ -289,6 +312,14 @@ REASONS = [
     ("raw", "HalfCheetah-v4", SYNC, (), None),
     ("raw", "CartPole-v1", SYNC, (), "family 'CartPole' has no raw ceiling"),
     ("raw", UNREGISTERED, SYNC, (), "task not registered in this build"),
+    ("raw", "HalfCheetah-v4", SYNC, (), "no rendering", {"from_pixels": True}),
+    ("raw", "Pong-v5", SYNC, (), None, {"frame_skip": 2}),
+    ("gymnasium-sync", "HalfCheetah-v4", SYNC, (), None, {"from_pixels": True, "img_width": 64}),
+    ("gymnasium-sync", "HalfCheetah-v4", SYNC, (), "takes no --option reset_noise_scale", {"reset_noise_scale": 0.2}),
+    ("gymnasium-sync", "Pong-v5", SYNC, (), None, {"frame_skip": 2, "noop_max": 0}),
+    ("ale-vector", "Pong-v5", SYNC, (), None, {"episodic_life": True}),
+    ("raw-ale-py", "Pong-v5", SYNC, (), "takes no --option episodic_life", {"episodic_life": True}),
+    ("envpool", "HalfCheetah-v4", SYNC, (), None, {"from_pixels": True}),
     ("raw-ale-py", "Pong-v5", SYNC, (), None),
     ("raw-ale-py", "Pong-v5", SYNC, ("ale_py",), "ale-py not installed"),
     ("raw-ale-py", "CartPole-v1", SYNC, (), "Atari tasks only"),
@@ -310,11 +341,13 @@ REASONS = [
 ]
 
 
-@pytest.mark.parametrize("name, task, case, gone, expected", REASONS)
-def test_engine_availability(name, task, case, gone, expected, monkeypatch):
+@pytest.mark.parametrize("name, task, case, gone, expected, options", [(*r, {})[:6] for r in REASONS])
+def test_engine_availability(name, task, case, gone, expected, options, monkeypatch):
+    """Each row: (engine, task, case, modules made missing, None or part of the reason, --option keys)."""
     task = task if isinstance(task, Task) else _task(task)
     if not task.registered and "Nope-v0" not in task.task_id:
         pytest.skip(f"{task.task_id} is not built")
+    task = apply_options(task, options)
     has = _common.has_module
     monkeypatch.setattr(_common, "has_module", lambda m: m not in gone and has(m))
     engine = engines.registry()[name] if name in engines.registry() else engines.get(name)
@@ -632,6 +665,23 @@ def test_envpool_and_raw_engines_run(tmp_path):
     assert "raw on CartPole-v1: family 'CartPole' has no raw ceiling" in p.stdout
     table = [ln for ln in p.stdout.splitlines() if ln.startswith("|")]
     assert not any("CartPole-v1" in ln and "raw" in ln for ln in table)
+
+
+@pytest.mark.skipif(ctypes.util.find_library("OSMesa") is None, reason="no libOSMesa (Debian: libosmesa6)")
+def test_pixel_observations_against_gymnasium(tmp_path):
+    """envpool-bench HalfCheetah-v4 --option from_pixels=True: our pixel pool against gymnasium's
+    SyncVectorEnv of AddRenderObservation envs, both on OSMesa (the default for pixel runs)."""
+    if not _has("HalfCheetah-v4"):
+        pytest.skip("no MuJoCo in this build")
+    out_json = tmp_path / "b.json"
+    p = _bench("HalfCheetah-v4", "-n", "2", "-t", "2", "--option", "from_pixels=True", "-e", "envpool",
+               "gymnasium-sync", "raw", "--json", str(out_json), *TINY, timeout=300)  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    rep = json.loads(out_json.read_text())
+    assert rep["settings"]["options"] == {"from_pixels": True}
+    rows = {r["engine"]: r for r in rep["results"]}
+    assert rows["envpool"]["status"] == rows["gymnasium-sync"]["status"] == "ok", rows
+    assert rows["raw"]["status"] == "n/a" and "no rendering" in rows["raw"]["reason"]
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ale_py") is None, reason="ale-py not installed")

@@ -52,7 +52,8 @@ JSON schema (``--json PATH``), ``"schema": "envpool-bench/1"``::
       "argv": [str, ...],
       "settings": {"tasks": [str], "engines": [str], "baseline": str,
                    "seconds": float, "warmup": float, "repeats": int,
-                   "num_threads": [int], "seed": int},   # the --num-threads values
+                   "num_threads": [int], "seed": int,    # the --num-threads values
+                   "options": {str: value}},             # --option KEY=VALUE
       "machine": {"cpu": str, "logical_cores": int, "usable_cores": int,
                   "platform": str, "python": str, "executable": str,
                   "packages": {"envpool": str|null, "numpy": ..., "gymnasium": ...,

@@ -126,6 +126,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--baseline", default=None, help="engine the ratios are relative to (default: envpool, else the first engine)"
     )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a task option for every task, as envpool.make takes it (repeatable; the value is a Python "
+        "literal, else a string): e.g. --option from_pixels=True on a MuJoCo task; engines that cannot "
+        "take it are skipped, saying why",
+    )
     p.add_argument("--json", metavar="PATH", help="write the results as JSON (schema in envpool.bench's docstring)")
     p.add_argument("--plot", metavar="PATH", help="write a PNG of steps/s against num_envs per engine")
     p.add_argument("--seed", type=int, default=0, help="base seed (round r uses seed + r)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 from typing import Any
@@ -24,6 +25,7 @@ class Task:
     frame_skip: int = 1
     # A multi-task pool ("Pong-v5+Breakout-v5": envpool.make([...]) over the ids).
     task_ids: tuple[str, ...] = ()
+    options: dict = dataclasses.field(default_factory=dict)  # --option KEY=VALUE (also in the configs)
 
     @property
     def multi_task(self) -> bool:
@@ -104,6 +106,7 @@ class Plan:
     argv: list[str]
     interpreters: dict[str, dict]  # prepare() results of python:PATH engines
     reasons: dict[tuple[str, Case], str | None]  # (engine, case) -> why not (None: runs)
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)  # --option KEY=VALUE
 
     def runs(self, engine: Engine, case: Case) -> bool:
         return self.reasons[(engine.name, case)] is None
@@ -118,6 +121,7 @@ class Plan:
             "repeats": self.repeats,
             "num_threads": self.num_threads,
             "seed": self.seed,
+            "options": self.options,
         }
 
 
@@ -167,6 +171,42 @@ def _cases(args, tasks: dict[str, Task], quick: bool) -> list[Case]:
     return list(dict.fromkeys(c for t in tasks for n, b in pairs for c in with_threads(t, n, b)))
 
 
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` strings -> a dict; a value is a Python literal (True, 84, 0.5, [1, 2]) or else a string."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise UsageError(f"--option takes KEY=VALUE, got {item!r}")
+        try:
+            out[key] = ast.literal_eval(text.strip())
+        except (ValueError, SyntaxError):
+            out[key] = text.strip()
+    return out
+
+
+def apply_options(task: Task, options: dict[str, Any]) -> Task:
+    """The task with ``options`` in its config (as ``make`` would get them); UsageError for a key
+    its family does not take."""
+    if not options or not task.registered:
+        return task
+    from envpool import _envpool
+
+    known = set(_envpool.family_defaults(task.family))
+    unknown = [k for k in options if k not in known]
+    if unknown:
+        raise UsageError(f"{task.task_id} takes no option {unknown[0]!r} (its family {task.family!r} has none)")
+    full = {**task.full_config, **_jsonable(options)}
+    return dataclasses.replace(
+        task,
+        config={**task.config, **_jsonable(options)},
+        full_config=full,
+        frame_skip=int(full.get("frame_skip", 1) or 1),
+        options=_jsonable(options),
+    )
+
+
 def make_plan(args) -> Plan:
     """Validate the parsed arguments (``cli.build_parser``); UsageError on a bad one."""
     from envpool.registration import list_all_envs, lookup
@@ -196,7 +236,8 @@ def make_plan(args) -> Plan:
             raise UsageError(f"baseline {baseline!r} is not among the engines ({', '.join(e.name for e in chosen)})")
         chosen.append(candidate)  # --baseline python:PATH measures that interpreter too
 
-    tasks = {t: resolve_task(t) for t in task_ids}
+    options = parse_options(getattr(args, "option", None) or [])
+    tasks = {t: apply_options(resolve_task(t), options) for t in task_ids}
     interpreters = {e.name: e.prepare(task_ids) for e in chosen if e.prepare is not None}
     for t in tasks.values():
         if t.registered:
@@ -233,4 +274,5 @@ def make_plan(args) -> Plan:
         list(args.argv),
         interpreters,
         reasons,
+        options,
     )

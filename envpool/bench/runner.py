@@ -48,6 +48,7 @@ def spec_for(engine: Engine, case: Case, task: Task, plan: Plan, rnd: int) -> di
         "kind": task.kind,
         "config": task.config,
         "full_config": task.full_config,
+        "options": task.options,
     }
 
 

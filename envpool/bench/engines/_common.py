@@ -70,6 +70,25 @@ def registered(task) -> str | None:
     return None if task.registered else "task not registered in this build"
 
 
+def pixel_backend(spec: dict) -> None:
+    """For pixel observations (``--option from_pixels=True``): one GL backend for every engine of
+    the run, MUJOCO_GL from the environment, else OSMesa (which works on any machine with
+    libosmesa6; set MUJOCO_GL=egl on a GPU machine). Mesa's software rasterizer (llvmpipe, behind
+    OSMesa and Mesa's EGL) gives each GL context one rasterizer thread per core unless
+    LP_NUM_THREADS says otherwise; it is 1 here unless set, so that each engine renders on its own
+    threads only (gymnasium's SyncVectorEnv on one core, envpool on its num_threads)."""
+    if (spec.get("full_config") or {}).get("from_pixels"):
+        os.environ.setdefault("MUJOCO_GL", "osmesa")
+        os.environ.setdefault("PYOPENGL_PLATFORM", os.environ["MUJOCO_GL"])
+        os.environ.setdefault("LP_NUM_THREADS", "1")
+
+
+def no_options(task, takes: tuple[str, ...] = ()) -> str | None:
+    """The reason for engines that cannot apply the run's ``--option`` keys (beyond ``takes``)."""
+    other = [k for k in getattr(task, "options", {}) if k not in takes]
+    return f"takes no --option {other[0]}" if other else None
+
+
 def single_task(task) -> str | None:
     """The reason for engines that run one task only (multi-task pools are envpool's)."""
     return (

@@ -35,7 +35,12 @@ def options(task_id: str, config: dict) -> dict:
 def available(task, case) -> str | None:
     if task.kind != "atari":
         return "Atari tasks only"
-    return _common.registered(task) or _common.single_task(task) or _common.missing("ale_py")
+    return (
+        _common.registered(task)
+        or _common.single_task(task)
+        or _common.no_options(task, (*_RENAME, "max_episode_steps"))
+        or _common.missing("ale_py")
+    )
 
 
 def run(spec: dict) -> dict:

@@ -19,6 +19,7 @@ def _env_ids(result):
 
 
 def run(spec: dict) -> dict:
+    _common.pixel_backend(spec)
     import envpool
 
     task, n, b = spec["task"], spec["num_envs"], spec["batch_size"]
@@ -28,7 +29,7 @@ def run(spec: dict) -> dict:
         registered = True
     if not registered:
         raise _common.Unavailable(f"task {task!r} is not registered in this envpool")
-    opts: dict = {}
+    opts: dict = dict(spec.get("options") or {})  # --option KEY=VALUE
     if "+" in task:  # a multi-task pool over the ids (Atari games share the full action set)
         task = task.split("+")
         if spec.get("kind") == "atari":

@@ -3,7 +3,10 @@
 For Atari tasks the env is ``gymnasium.make("ALE/<Game>-v5", frameskip=1,
 repeat_action_probability=0.0)`` + ``AtariPreprocessing(noop_max, frame_skip,
 screen_size=84)`` + ``FrameStackObservation(stack_num)`` with our task's
-options; other tasks use gymnasium's env of the same id. Sync steps every env
+options; other tasks use gymnasium's env of the same id (MuJoCo with ``--option
+from_pixels=True``: ``make(id, render_mode="rgb_array", width=img_width,
+height=img_height)`` + ``AddRenderObservation``, the frame as the observation, on
+the GL backend of ``MUJOCO_GL``, else OSMesa, as the ``envpool`` engine). Sync steps every env
 in this process; async runs one process per env. Neither has a
 batch_size < num_envs mode.
 """
@@ -61,8 +64,18 @@ def _make_reason(gid: str) -> str | None:
     return _MADE[gid]
 
 
+# The --option keys these engines apply: AtariPreprocessing's, and MuJoCo pixel observations
+# (gymnasium's AddRenderObservation over render_mode="rgb_array" at img_width x img_height).
+_OPTIONS = {"atari": ("noop_max", "frame_skip", "stack_num"), "mujoco": ("from_pixels", "img_height", "img_width")}
+
+
 def available(task, case) -> str | None:
-    reason = _common.registered(task) or _common.single_task(task) or _common.missing("gymnasium")
+    reason = (
+        _common.registered(task)
+        or _common.single_task(task)
+        or _common.no_options(task, _OPTIONS.get(task.kind, ()))
+        or _common.missing("gymnasium")
+    )
     if reason:
         return reason
     if task.kind == "atari":
@@ -83,12 +96,20 @@ def _env_fn(spec: dict):
     import gymnasium
 
     gid = gym_id(spec["task"], spec.get("kind"))
+    c = spec.get("full_config", {})
+    if spec.get("kind") == "mujoco" and c.get("from_pixels"):
+        h, w = int(c.get("img_height", 84)), int(c.get("img_width", 84))
+
+        def make_pixels():
+            env = gymnasium.make(gid, render_mode="rgb_array", width=w, height=h)
+            return gymnasium.wrappers.AddRenderObservation(env)
+
+        return make_pixels
     if spec.get("kind") != "atari":
         return lambda: gymnasium.make(gid)
     import ale_py
 
     gymnasium.register_envs(ale_py)
-    c = spec.get("full_config", {})
 
     def make():
         env = gymnasium.make(gid, frameskip=1, repeat_action_probability=0.0)
@@ -101,6 +122,7 @@ def _env_fn(spec: dict):
 
 
 def _run(spec: dict, asynchronous: bool) -> dict:
+    _common.pixel_backend(spec)
     import gymnasium
     import numpy as np
 

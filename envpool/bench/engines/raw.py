@@ -18,6 +18,8 @@ def available(task, case) -> str | None:
 
     if not _envpool.families().get(task.family, {}).get("raw_ceiling", False):
         return f"family {task.family!r} has no raw ceiling"
+    if task.config.get("from_pixels"):
+        return "the raw ceiling steps the simulation only (no rendering)"
     return None
 
 

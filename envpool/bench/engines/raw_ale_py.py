@@ -20,11 +20,28 @@ import numpy as np
 from . import Engine, _common
 from .ale_vector import options
 
+# The task options the bare loop applies (the rest are preprocessing it does not do).
+_OPTIONS = (
+    "frame_skip",
+    "repeat_action_probability",
+    "full_action_space",
+    "mode",
+    "difficulty",
+    "task",
+    "rom_path",
+    "rom_dir",
+)
+
 
 def available(task, case) -> str | None:
     if task.kind != "atari":
         return "Atari tasks only"
-    return _common.registered(task) or _common.single_task(task) or _common.missing("ale_py")
+    return (
+        _common.registered(task)
+        or _common.single_task(task)
+        or _common.no_options(task, _OPTIONS)
+        or _common.missing("ale_py")
+    )
 
 
 def ale_seed(s: int) -> int:

@@ -28,8 +28,11 @@ def run(spec: dict) -> dict:
             num_threads=max(1, spec["num_threads"] // ACTORS),
             seed=spec["seed"],
             placement={"num_cpus": 1},
+            **(spec.get("options") or {}),
         )
-        acts = _common.action_batches(envpool.make_spec(task).action_space, b, spec["seed"])
+        acts = _common.action_batches(
+            envpool.make_spec(task, **(spec.get("options") or {})).action_space, b, spec["seed"]
+        )
         m = len(acts)
         if b == n:
             env.reset()

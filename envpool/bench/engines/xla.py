@@ -19,7 +19,7 @@ def run(spec: dict) -> dict:
     except ImportError as e:
         raise _common.Unavailable('needs JAX: pip install "envpool[jax]"') from e
     task, n, b = spec["task"], spec["num_envs"], spec["batch_size"]
-    opts: dict = {}
+    opts: dict = dict(spec.get("options") or {})  # --option KEY=VALUE
     if "+" in task:  # a multi-task pool, as in the envpool engine
         task = task.split("+")
         if spec.get("kind") == "atari":
