@@ -177,6 +177,8 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
         merged["autoreset_mode"] = _autoreset_mode(merged["autoreset_mode"])
     if "assets_dir" in task.config:  # the MuJoCo tasks
         _camera_keys(merged)
+    if task.prepare is not None:
+        task.prepare(merged, config)
     full, state_spec, action_spec = _envpool.make_spec(task.family, merged)
     if full.get("batch_size") == 0:
         full["batch_size"] = full["num_envs"]  # EnvPool's config reports the resolved batch size

@@ -1,10 +1,16 @@
-// Registers the MuJoCo families: one per task and version ("Ant-v4",
-// "Ant-v5", ...). A new task is a file in gym/ (or dmc/) and one line here.
+// Registers the MuJoCo families: one per gymnasium task and version
+// ("Ant-v4", "Ant-v5", ...) and one per dm_control domain ("DmcCartpole",
+// whose tasks are its task_name values). A new task is a file in gym/ (or a
+// domain in dmc/) and one line here.
 #include <memory>
 #include <string>
 #include <utility>
 
 #include "cpp/core/env.h"
+#include "cpp/mujoco/dmc/acrobot.h"
+#include "cpp/mujoco/dmc/cartpole.h"
+#include "cpp/mujoco/dmc/dmc_env.h"
+#include "cpp/mujoco/dmc/pendulum.h"
 #include "cpp/mujoco/gym/ant.h"
 #include "cpp/mujoco/gym/half_cheetah.h"
 #include "cpp/mujoco/gym/hopper.h"
@@ -43,6 +49,22 @@ void RegisterGym(const std::string& name) {
   }
 }
 
+// A dm_control domain: one family, its tasks selected by task_name.
+template <class Domain>
+void RegisterDmc(const std::string& name) {
+  envpool::Family f{
+      "Dmc" + name,
+      Domain::Defaults(),
+      [](const Config& c) -> envpool::EnvSpec { return Domain(c).spec(); },
+      [](const Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Domain>(c); },
+      nullptr,
+  };
+  f.kind = "dmc";
+  f.task_module = "envpool.tasks.dmc";
+  f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
+  envpool::RegisterFamily(std::move(f));
+}
+
 void Register() {
   namespace mj = envpool::mujoco;
   mj::CheckMujocoVersion();
@@ -58,6 +80,9 @@ void Register() {
   RegisterGym<mj::gym::Reacher>("Reacher");
   RegisterGym<mj::gym::Swimmer>("Swimmer");
   RegisterGym<mj::gym::Walker2d>("Walker2d");
+  RegisterDmc<mj::dmc::Acrobot>("Acrobot");
+  RegisterDmc<mj::dmc::Cartpole>("Cartpole");
+  RegisterDmc<mj::dmc::Pendulum>("Pendulum");
 }
 
 const envpool::FamilyRegistrar registrar(&Register);

@@ -1,0 +1,134 @@
+"""The DeepMind Control Suite: ``<Domain><Task>-v1`` ids (EnvPool's names), one C++
+family per domain (``Dmc<Domain>``, its tasks selected by ``task_name``).
+
+The models are dm_control's own XML files, read from the installed ``dm_control``
+package (found by path: importing it would import the mujoco bindings and a GL
+backend). For the domains whose XML dm_control edits in Python (cartpole's extra
+poles, ...), the edits are made here, as dm_control makes them, and the XML goes to
+the engine as ``model_xml``; ``tests/test_dmc.py`` checks that the compiled model
+equals ``suite.load``'s.
+
+Options (besides the engine's): ``task_name``, ``time_limit`` (seconds, as
+dm_control's; ``max_episode_steps`` follows it unless given), ``n_sub_steps``
+(physics steps per control step), ``expose_state`` (info ``qpos0``/``qvel0``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+from typing import Any
+
+from envpool.registration import register
+
+
+def _suite_dir() -> str:
+    spec = importlib.util.find_spec("dm_control")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    return os.path.join(list(spec.submodule_search_locations)[0], "suite")
+
+
+_SUITE = _suite_dir()
+
+
+def _read(name: str) -> bytes:
+    with open(os.path.join(_SUITE, name), "rb") as f:
+        return f.read()
+
+
+def _cartpole_xml(n_poles: int) -> bytes | None:
+    """dm_control.suite.cartpole._make_model (None: the file as it is)."""
+    from lxml import etree
+
+    if n_poles == 1:
+        return None
+    xml_string = _read("cartpole.xml")
+    mjcf = etree.fromstring(xml_string)
+    parent = mjcf.find("./worldbody/body/body")
+    for pole_index in range(2, n_poles + 1):
+        child = etree.Element("body", name=f"pole_{pole_index}", pos="0 0 1", childclass="pole")
+        etree.SubElement(child, "joint", name=f"hinge_{pole_index}")
+        etree.SubElement(child, "geom", name=f"pole_{pole_index}")
+        parent.append(child)
+        parent = child
+    floor = mjcf.find("./worldbody/geom")
+    floor.set("pos", f"0 0 {1 - n_poles - 0.05}")
+    cameras = mjcf.findall("./worldbody/camera")
+    cameras[0].set("pos", f"0 {-1 - 2 * n_poles} 1")
+    cameras[1].set("pos", f"0 {-2 * n_poles} 2")
+    return etree.tostring(mjcf, pretty_print=True)
+
+
+# domain -> (C++ family, the model's physics timestep, XML builder taking the
+# task name or None when dm_control uses the file as it is).
+_DOMAINS: dict[str, tuple[str, float, Any]] = {
+    "acrobot": ("DmcAcrobot", 0.01, None),
+    "cartpole": ("DmcCartpole", 0.01, lambda task: _cartpole_xml({"two_poles": 2, "three_poles": 3}.get(task, 1))),
+    "pendulum": ("DmcPendulum", 0.02, None),
+}
+
+# (domain, task, time_limit, n_sub_steps): dm_control's defaults per task.
+_TASKS: tuple[tuple[str, str, float, int], ...] = (
+    ("acrobot", "swingup", 10.0, 1),
+    ("acrobot", "swingup_sparse", 10.0, 1),
+    ("cartpole", "balance", 10.0, 1),
+    ("cartpole", "balance_sparse", 10.0, 1),
+    ("cartpole", "swingup", 10.0, 1),
+    ("cartpole", "swingup_sparse", 10.0, 1),
+    ("cartpole", "two_poles", 10.0, 1),
+    ("cartpole", "three_poles", 10.0, 1),
+    ("pendulum", "swingup", 20.0, 1),
+)
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def task_id(domain: str, task: str) -> str:
+    """EnvPool's id of a dm_control task: ``("ball_in_cup", "catch")`` -> ``BallInCupCatch-v1``."""
+    return f"{_camel(domain)}{_camel(task)}-v1"
+
+
+def max_steps(time_limit: float, control_timestep: float) -> int:
+    """control.Environment's episode length in control steps (0: unlimited)."""
+    if math.isinf(time_limit):
+        return 0
+    return math.ceil(time_limit / control_timestep)
+
+
+def _prepare(domain: str) -> Any:
+    _family, timestep, build_xml = _DOMAINS[domain]
+
+    def prepare(merged: dict[str, Any], user: dict[str, Any]) -> None:
+        if not _SUITE:
+            raise ModuleNotFoundError("the dm_control tasks read their models from dm_control: pip install dm-control")
+        if build_xml is not None and not merged.get("model_xml"):
+            xml = build_xml(merged["task_name"])
+            if xml is not None:
+                merged["model_xml"] = xml.decode()
+        if "max_episode_steps" not in user and ("time_limit" in user or "n_sub_steps" in user):
+            try:
+                limit, n = float(merged["time_limit"]), int(merged["n_sub_steps"])
+            except (TypeError, ValueError, OverflowError):
+                return  # the engine refuses the bad value with its own message
+            if limit > 0 and n > 0:
+                merged["max_episode_steps"] = max_steps(limit, timestep * n)
+
+    return prepare
+
+
+for _domain, _task, _time_limit, _n_sub_steps in _TASKS:
+    _family, _timestep, _ = _DOMAINS[_domain]
+    register(
+        task_id(_domain, _task),
+        _family,
+        prepare=_prepare(_domain),
+        task_name=_task,
+        model_dir=_SUITE,
+        time_limit=_time_limit,
+        n_sub_steps=_n_sub_steps,
+        max_episode_steps=max_steps(_time_limit, _timestep * _n_sub_steps),
+    )

@@ -1,0 +1,240 @@
+"""dm_control suite tasks (``<Domain><Task>-v1``): models, specs and step-for-step
+equality with ``dm_control.suite``.
+
+Our envs draw their initial states from a C++ port of numpy's legacy RandomState
+seeded with the env's seed, and run dm_control's reset and step sequence on the same
+libmujoco, so ``envpool.make(id, seed=s)`` env ``i`` and ``suite.load(domain, task,
+task_kwargs={"random": s + i})`` produce the same episodes. Observations and
+discounts are compared bit for bit (``ATOL = 0``: the arithmetic is the same;
+tolerance() runs the same libm functions numpy runs for a scalar). Rewards are the
+engine's float32 (as every family's): they are compared with dm_control's float64
+reward rounded to float32, exactly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+pytest.importorskip("mujoco")
+suite = pytest.importorskip("dm_control.suite")
+
+import mujoco  # noqa: E402
+
+import envpool  # noqa: E402
+from envpool import _envpool  # noqa: E402
+from envpool.tasks import dmc  # noqa: E402
+
+if "DmcCartpole" not in _envpool.families():
+    pytest.skip("envpool was built without MuJoCo", allow_module_level=True)
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+# The implemented domains' tasks (dm_control's (domain, task) pairs).
+TASKS = [
+    ("acrobot", "swingup"),
+    ("acrobot", "swingup_sparse"),
+    ("cartpole", "balance"),
+    ("cartpole", "balance_sparse"),
+    ("cartpole", "swingup"),
+    ("cartpole", "swingup_sparse"),
+    ("cartpole", "two_poles"),
+    ("cartpole", "three_poles"),
+    ("pendulum", "swingup"),
+]
+ATOL = 0.0
+# Steps per fidelity run: past the first episode's end (1000 steps for most tasks).
+STEPS = {}
+DEFAULT_STEPS = 1100
+
+
+def _ids(pairs):
+    return [f"{d}-{t}" for d, t in pairs]
+
+
+def test_ids_are_dm_control_tasks():
+    ours = [t for t in envpool.list_all_envs() if envpool.make_spec(t).family.startswith("Dmc")]
+    assert sorted(ours) == sorted(dmc.task_id(d, t) for d, t in TASKS)
+    assert set(TASKS) <= set(suite.ALL_TASKS)
+    assert dmc.task_id("ball_in_cup", "catch") == "BallInCupCatch-v1"
+    assert dmc.task_id("humanoid_CMU", "run") == "HumanoidCMURun-v1"
+    assert dmc.task_id("lqr", "lqr_2_1") == "LqrLqr21-v1"
+
+
+def _our_xml(domain: str, task: str) -> bytes:
+    xml = envpool.make_spec(dmc.task_id(domain, task)).config["model_xml"]
+    return xml.encode() if xml else dmc._read(f"{domain}.xml")
+
+
+@pytest.mark.parametrize(("domain", "task"), TASKS, ids=_ids(TASKS))
+def test_model_equals_suite_load(domain, task):
+    """The XML we hand the engine compiles to dm_control's model, byte for byte."""
+    from dm_control.suite import common
+
+    env = suite.load(domain, task, task_kwargs={"random": 0})
+    ours = mujoco.MjModel.from_xml_string(_our_xml(domain, task), common.ASSETS)
+    theirs = env.physics.model._model
+    size = mujoco.mj_sizeModel(ours)
+    assert size == mujoco.mj_sizeModel(theirs)
+    a, b = np.zeros(size, np.uint8), np.zeros(size, np.uint8)
+    mujoco.mj_saveModel(ours, None, a)
+    mujoco.mj_saveModel(theirs, None, b)
+    np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(("domain", "task"), TASKS, ids=_ids(TASKS))
+def test_specs(domain, task):
+    env = suite.load(domain, task, task_kwargs={"random": 0})
+    spec = envpool.make_spec(dmc.task_id(domain, task))
+    obs = spec.observation_spec()
+    ref = env.observation_spec()
+    names = [s[0][4:] for s in spec.state_spec if s[0].startswith("obs:")]
+    assert names == list(ref)  # dm_control's order
+    for k, r in ref.items():
+        assert getattr(obs, k).shape == r.shape, k
+        assert getattr(obs, k).dtype == r.dtype, k
+    act, ref_act = spec.action_spec(), env.action_spec()
+    assert act.shape == ref_act.shape and act.dtype == ref_act.dtype
+    np.testing.assert_array_equal(act.minimum, ref_act.minimum)
+    np.testing.assert_array_equal(act.maximum, ref_act.maximum)
+    ref_steps = env._step_limit
+    assert spec.config["max_episode_steps"] == math.ceil(ref_steps)
+    assert spec.config["n_sub_steps"] == env._n_sub_steps
+
+
+def _rollout_equal(domain, task, steps, seed=3, num_envs=2, task_kwargs=None, env_kwargs=None, **options):
+    """Steps env 1 of a pool and dm_control's env seeded seed + 1 with the same random
+    actions; returns how many episodes ended."""
+    pool = envpool.make(dmc.task_id(domain, task), env_type="dm", num_envs=num_envs, seed=seed, **options)
+    ref = suite.load(
+        domain,
+        task,
+        task_kwargs={"random": seed + num_envs - 1, **(task_kwargs or {})},
+        environment_kwargs=env_kwargs,
+    )
+    spec = ref.action_spec()
+    lo, hi = np.maximum(spec.minimum, -1.0), np.minimum(spec.maximum, 1.0)
+    rng = np.random.default_rng(0)
+    ts, r = pool.reset(), ref.reset()
+    ended = 0
+    for t in range(steps):
+        assert int(ts.step_type[-1]) == int(r.step_type), t
+        for k, v in r.observation.items():
+            np.testing.assert_allclose(getattr(ts.observation, k)[-1], v, rtol=0, atol=ATOL, err_msg=f"{k} @ {t}")
+        if r.reward is not None:
+            assert ts.reward[-1] == np.float32(r.reward), t
+            assert ts.discount[-1] == r.discount, t
+        ended += int(r.last())
+        action = rng.uniform(lo, hi)
+        ts, r = pool.step(np.stack([action] * num_envs)), ref.step(action)
+    return ended
+
+
+@pytest.mark.parametrize(("domain", "task"), TASKS, ids=_ids(TASKS))
+def test_step_for_step(domain, task):
+    assert _rollout_equal(domain, task, STEPS.get((domain, task), DEFAULT_STEPS)) >= 1
+
+
+def test_dict_observations_in_every_interface():
+    """dm_control's named observations: a gymnasium Dict space, gym dicts, dm fields."""
+    import gymnasium
+
+    task = "CartpoleSwingup-v1"
+    env = envpool.make(task, env_type="gymnasium", num_envs=3)
+    assert isinstance(env.single_observation_space, gymnasium.spaces.Dict)
+    assert set(env.single_observation_space) == {"position", "velocity"}
+    obs, info = env.reset()
+    assert set(obs) == {"position", "velocity"} and obs["position"].shape == (3, 3)
+    assert obs["position"].dtype == np.float64
+    obs, rew, term, trunc, info = env.step(np.zeros((3, 1)))
+    assert obs["velocity"].shape == (3, 2) and env.single_observation_space.contains({k: v[0] for k, v in obs.items()})
+
+    gym_env = envpool.make(task, env_type="gym", num_envs=2)
+    obs, _ = gym_env.reset()
+    assert isinstance(obs, dict) and obs["velocity"].shape == (2, 2)
+
+    dm_env = envpool.make(task, env_type="dm", num_envs=2)
+    ts = dm_env.reset()
+    assert ts.observation.position.shape == (2, 3)
+    assert dm_env.observation_spec().velocity.shape == (2,)
+
+
+def test_time_limit_ends_with_last_and_discount_one():
+    env = envpool.make("CartpoleBalance-v1", env_type="gymnasium", num_envs=1, time_limit=0.05)
+    assert env.spec.config["max_episode_steps"] == 5
+    env.reset()
+    for _ in range(5):
+        _, _, term, trunc, _ = env.step(np.zeros((1, 1)))
+    assert trunc[0] and not term[0]
+    dm = envpool.make("CartpoleBalance-v1", env_type="dm", num_envs=1, time_limit=0.05)
+    dm.reset()
+    for _ in range(5):
+        ts = dm.step(np.zeros((1, 1)))
+    assert ts.last()[0] and ts.discount[0] == 1.0
+
+
+def test_options_match_dm_control():
+    # time_limit, n_sub_steps (dm_control's environment_kwargs)
+    _rollout_equal(
+        "cartpole",
+        "swingup",
+        130,
+        time_limit=0.6,
+        n_sub_steps=2,
+        task_kwargs={"time_limit": 0.6},
+        env_kwargs={"n_sub_steps": 2},
+    )
+    # task_name: another cartpole task through the same id
+    env = envpool.make("CartpoleBalance-v1", env_type="dm", num_envs=1, task_name="swingup", seed=7)
+    ref = suite.load("cartpole", "swingup", task_kwargs={"random": 7})
+    np.testing.assert_array_equal(env.reset().observation.position[0], ref.reset().observation["position"])
+
+
+def test_expose_state():
+    env = envpool.make("CartpoleSwingup-v1", env_type="gymnasium", num_envs=2, seed=5, expose_state=True)
+    _, info = env.reset()
+    ref = suite.load("cartpole", "swingup", task_kwargs={"random": 6})
+    ref.reset()
+    np.testing.assert_array_equal(info["qpos0"][1], ref.physics.data.qpos)
+    np.testing.assert_array_equal(info["qvel0"][1], ref.physics.data.qvel)
+    _, _, _, _, info2 = env.step(np.zeros((2, 1)))
+    np.testing.assert_array_equal(info2["qpos0"], info["qpos0"])
+
+
+def test_large_seeds_are_deterministic():
+    """Seeds from 2**32 seed the MT19937 by init_by_array: still one stream per seed."""
+    a = envpool.make("CartpoleSwingup-v1", env_type="dm", num_envs=2, seed=2**40)
+    b = envpool.make("CartpoleSwingup-v1", env_type="dm", num_envs=2, seed=2**40)
+    x, y = a.reset().observation.velocity, b.reset().observation.velocity
+    np.testing.assert_array_equal(x, y)
+    assert not np.array_equal(x[0], x[1])
+
+
+def test_bad_options():
+    with pytest.raises(ValueError, match="no task 'nope'"):
+        envpool.make("CartpoleBalance-v1", env_type="dm", num_envs=1, task_name="nope")
+    with pytest.raises(ValueError, match="n_sub_steps"):
+        envpool.make("CartpoleBalance-v1", env_type="dm", num_envs=1, n_sub_steps=0)
+    with pytest.raises(ValueError, match="time_limit"):
+        envpool.make("CartpoleBalance-v1", env_type="dm", num_envs=1, time_limit=-1.0)
+    with pytest.raises(ValueError, match="could not load"):
+        envpool.make("CartpoleBalance-v1", env_type="dm", num_envs=1, model_xml="<mujoco><bad/></mujoco>")
+    with pytest.raises(TypeError):
+        envpool.make("CartpoleBalance-v1", env_type="dm", num_envs=1, no_such_option=1)
+    with pytest.raises(ValueError, match="unknown task id"):
+        envpool.make("CartpoleNope-v1", env_type="dm", num_envs=1)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_nan_action_does_not_crash():
+    """MuJoCo's warning path: the bad control is reported (as a RuntimeWarning, or
+    through the mujoco bindings' handler when they are loaded) and the state reset."""
+    env = envpool.make("CartpoleBalance-v1", env_type="dm", num_envs=1)
+    env.reset()
+    for _ in range(3):
+        ts = env.step(np.full((1, 1), np.nan))
+    assert np.isfinite(ts.observation.position).all()
+    ts = env.step(np.zeros((1, 1)))
+    assert np.isfinite(ts.observation.velocity).all()
