@@ -42,9 +42,19 @@ TASKS = [
     ("cartpole", "swingup_sparse"),
     ("cartpole", "two_poles"),
     ("cartpole", "three_poles"),
+    ("cheetah", "run"),
+    ("hopper", "stand"),
+    ("hopper", "hop"),
     ("pendulum", "swingup"),
+    ("walker", "stand"),
+    ("walker", "walk"),
+    ("walker", "run"),
 ]
 ATOL = 0.0
+# Where numpy's arithmetic differs from libm's: numpy's log1p (hopper's touch
+# sensors) runs its own AVX-512 implementation on CPUs that have it, which differs
+# from glibc's log1p by one ulp for about 5% of inputs.
+ATOL_BY_DOMAIN = {"hopper": 1e-9}
 # Steps per fidelity run: past the first episode's end (1000 steps for most tasks).
 STEPS = {}
 DEFAULT_STEPS = 1100
@@ -122,7 +132,8 @@ def _rollout_equal(domain, task, steps, seed=3, num_envs=2, task_kwargs=None, en
     for t in range(steps):
         assert int(ts.step_type[-1]) == int(r.step_type), t
         for k, v in r.observation.items():
-            np.testing.assert_allclose(getattr(ts.observation, k)[-1], v, rtol=0, atol=ATOL, err_msg=f"{k} @ {t}")
+            atol = ATOL_BY_DOMAIN.get(domain, ATOL)
+            np.testing.assert_allclose(getattr(ts.observation, k)[-1], v, rtol=0, atol=atol, err_msg=f"{k} @ {t}")
         if r.reward is not None:
             assert ts.reward[-1] == np.float32(r.reward), t
             assert ts.discount[-1] == r.discount, t

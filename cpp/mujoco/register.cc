@@ -9,8 +9,11 @@
 #include "cpp/core/env.h"
 #include "cpp/mujoco/dmc/acrobot.h"
 #include "cpp/mujoco/dmc/cartpole.h"
+#include "cpp/mujoco/dmc/cheetah.h"
 #include "cpp/mujoco/dmc/dmc_env.h"
+#include "cpp/mujoco/dmc/hopper.h"
 #include "cpp/mujoco/dmc/pendulum.h"
+#include "cpp/mujoco/dmc/walker.h"
 #include "cpp/mujoco/gym/ant.h"
 #include "cpp/mujoco/gym/half_cheetah.h"
 #include "cpp/mujoco/gym/hopper.h"
@@ -82,7 +85,10 @@ void Register() {
   RegisterGym<mj::gym::Walker2d>("Walker2d");
   RegisterDmc<mj::dmc::Acrobot>("Acrobot");
   RegisterDmc<mj::dmc::Cartpole>("Cartpole");
+  RegisterDmc<mj::dmc::Cheetah>("Cheetah");
+  RegisterDmc<mj::dmc::Hopper>("Hopper");
   RegisterDmc<mj::dmc::Pendulum>("Pendulum");
+  RegisterDmc<mj::dmc::Walker>("Walker");
 }
 
 const envpool::FamilyRegistrar registrar(&Register);

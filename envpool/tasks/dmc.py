@@ -66,7 +66,10 @@ def _cartpole_xml(n_poles: int) -> bytes | None:
 _DOMAINS: dict[str, tuple[str, float, Any]] = {
     "acrobot": ("DmcAcrobot", 0.01, None),
     "cartpole": ("DmcCartpole", 0.01, lambda task: _cartpole_xml({"two_poles": 2, "three_poles": 3}.get(task, 1))),
+    "cheetah": ("DmcCheetah", 0.01, None),
+    "hopper": ("DmcHopper", 0.005, None),
     "pendulum": ("DmcPendulum", 0.02, None),
+    "walker": ("DmcWalker", 0.0025, None),
 }
 
 # (domain, task, time_limit, n_sub_steps): dm_control's defaults per task.
@@ -79,7 +82,13 @@ _TASKS: tuple[tuple[str, str, float, int], ...] = (
     ("cartpole", "swingup_sparse", 10.0, 1),
     ("cartpole", "two_poles", 10.0, 1),
     ("cartpole", "three_poles", 10.0, 1),
+    ("cheetah", "run", 10.0, 1),
+    ("hopper", "stand", 20.0, 4),
+    ("hopper", "hop", 20.0, 4),
     ("pendulum", "swingup", 20.0, 1),
+    ("walker", "stand", 25.0, 10),
+    ("walker", "walk", 25.0, 10),
+    ("walker", "run", 25.0, 10),
 )
 
 

@@ -94,8 +94,11 @@ class DmcEnv;
 struct DmcSpec : EnvSpec {
   ActionKey<double> action;
   StateKey<double> qpos0, qvel0;  // index -1 unless expose_state
-  StateKey<double> Obs(const std::string& name, std::vector<int> shape) {
-    return AddState<double>("obs:" + name, std::move(shape));
+  // Shapes come from mjModel sizes (mjtSize, 64 bits).
+  StateKey<double> Obs(const std::string& name, std::initializer_list<int64_t> shape) {
+    std::vector<int> dims;
+    for (int64_t d : shape) dims.push_back(static_cast<int>(d));
+    return AddState<double>("obs:" + name, std::move(dims));
   }
   // Call after the observation keys: adds the expose_state keys and the action.
   void Finish(const DmcEnv& env);
