@@ -36,6 +36,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 TASKS = [
     ("acrobot", "swingup"),
     ("acrobot", "swingup_sparse"),
+    ("ball_in_cup", "catch"),
     ("cartpole", "balance"),
     ("cartpole", "balance_sparse"),
     ("cartpole", "swingup"),
@@ -46,6 +47,10 @@ TASKS = [
     ("hopper", "stand"),
     ("hopper", "hop"),
     ("pendulum", "swingup"),
+    ("point_mass", "easy"),
+    ("point_mass", "hard"),
+    ("reacher", "easy"),
+    ("reacher", "hard"),
     ("walker", "stand"),
     ("walker", "walk"),
     ("walker", "run"),

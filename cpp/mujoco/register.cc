@@ -8,11 +8,14 @@
 
 #include "cpp/core/env.h"
 #include "cpp/mujoco/dmc/acrobot.h"
+#include "cpp/mujoco/dmc/ball_in_cup.h"
 #include "cpp/mujoco/dmc/cartpole.h"
 #include "cpp/mujoco/dmc/cheetah.h"
 #include "cpp/mujoco/dmc/dmc_env.h"
 #include "cpp/mujoco/dmc/hopper.h"
 #include "cpp/mujoco/dmc/pendulum.h"
+#include "cpp/mujoco/dmc/point_mass.h"
+#include "cpp/mujoco/dmc/reacher.h"
 #include "cpp/mujoco/dmc/walker.h"
 #include "cpp/mujoco/gym/ant.h"
 #include "cpp/mujoco/gym/half_cheetah.h"
@@ -84,10 +87,13 @@ void Register() {
   RegisterGym<mj::gym::Swimmer>("Swimmer");
   RegisterGym<mj::gym::Walker2d>("Walker2d");
   RegisterDmc<mj::dmc::Acrobot>("Acrobot");
+  RegisterDmc<mj::dmc::BallInCup>("BallInCup");
   RegisterDmc<mj::dmc::Cartpole>("Cartpole");
   RegisterDmc<mj::dmc::Cheetah>("Cheetah");
   RegisterDmc<mj::dmc::Hopper>("Hopper");
   RegisterDmc<mj::dmc::Pendulum>("Pendulum");
+  RegisterDmc<mj::dmc::PointMass>("PointMass");
+  RegisterDmc<mj::dmc::Reacher>("Reacher");
   RegisterDmc<mj::dmc::Walker>("Walker");
 }
 

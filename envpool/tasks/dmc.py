@@ -65,10 +65,13 @@ def _cartpole_xml(n_poles: int) -> bytes | None:
 # task name or None when dm_control uses the file as it is).
 _DOMAINS: dict[str, tuple[str, float, Any]] = {
     "acrobot": ("DmcAcrobot", 0.01, None),
+    "ball_in_cup": ("DmcBallInCup", 0.002, None),
     "cartpole": ("DmcCartpole", 0.01, lambda task: _cartpole_xml({"two_poles": 2, "three_poles": 3}.get(task, 1))),
     "cheetah": ("DmcCheetah", 0.01, None),
     "hopper": ("DmcHopper", 0.005, None),
     "pendulum": ("DmcPendulum", 0.02, None),
+    "point_mass": ("DmcPointMass", 0.02, None),
+    "reacher": ("DmcReacher", 0.02, None),
     "walker": ("DmcWalker", 0.0025, None),
 }
 
@@ -76,6 +79,7 @@ _DOMAINS: dict[str, tuple[str, float, Any]] = {
 _TASKS: tuple[tuple[str, str, float, int], ...] = (
     ("acrobot", "swingup", 10.0, 1),
     ("acrobot", "swingup_sparse", 10.0, 1),
+    ("ball_in_cup", "catch", 20.0, 10),
     ("cartpole", "balance", 10.0, 1),
     ("cartpole", "balance_sparse", 10.0, 1),
     ("cartpole", "swingup", 10.0, 1),
@@ -86,6 +90,10 @@ _TASKS: tuple[tuple[str, str, float, int], ...] = (
     ("hopper", "stand", 20.0, 4),
     ("hopper", "hop", 20.0, 4),
     ("pendulum", "swingup", 20.0, 1),
+    ("point_mass", "easy", 20.0, 1),
+    ("point_mass", "hard", 20.0, 1),
+    ("reacher", "easy", 20.0, 1),
+    ("reacher", "hard", 20.0, 1),
     ("walker", "stand", 25.0, 10),
     ("walker", "walk", 25.0, 10),
     ("walker", "run", 25.0, 10),
