@@ -12,6 +12,8 @@
 #include "cpp/mujoco/dmc/cartpole.h"
 #include "cpp/mujoco/dmc/cheetah.h"
 #include "cpp/mujoco/dmc/dmc_env.h"
+#include "cpp/mujoco/dmc/finger.h"
+#include "cpp/mujoco/dmc/fish.h"
 #include "cpp/mujoco/dmc/hopper.h"
 #include "cpp/mujoco/dmc/pendulum.h"
 #include "cpp/mujoco/dmc/point_mass.h"
@@ -90,6 +92,8 @@ void Register() {
   RegisterDmc<mj::dmc::BallInCup>("BallInCup");
   RegisterDmc<mj::dmc::Cartpole>("Cartpole");
   RegisterDmc<mj::dmc::Cheetah>("Cheetah");
+  RegisterDmc<mj::dmc::Finger>("Finger");
+  RegisterDmc<mj::dmc::Fish>("Fish");
   RegisterDmc<mj::dmc::Hopper>("Hopper");
   RegisterDmc<mj::dmc::Pendulum>("Pendulum");
   RegisterDmc<mj::dmc::PointMass>("PointMass");

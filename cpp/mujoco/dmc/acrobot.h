@@ -51,7 +51,7 @@ class Acrobot : public DmcEnv {
   double Reward() override {
     const double* t = d_->site_xpos + 3 * target_;
     const double* p = d_->site_xpos + 3 * tip_;
-    const double dist = Norm3(t[0] - p[0], t[1] - p[1], t[2] - p[2]);
+    const double dist = Norm({t[0] - p[0], t[1] - p[1], t[2] - p[2]});
     return Tolerance(dist, 0, m_->site_size[3 * target_], sparse_ ? 0 : 1);
   }
 

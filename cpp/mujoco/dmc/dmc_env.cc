@@ -346,7 +346,7 @@ void DmcEnv::RandomizeLimitedAndRotationalJoints() {
       // Ball: randn(4); free: rand(4) (dm_control's choice), normalised.
       double q[4];
       for (double& v : q) v = type == mjJNT_BALL ? random_.Gauss() : random_.RandomSample();
-      const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+      const double norm = Norm4(q);
       double* dst = d_->qpos + adr + (type == mjJNT_FREE ? 3 : 0);
       for (int k = 0; k < 4; ++k) dst[k] = q[k] / norm;
     }

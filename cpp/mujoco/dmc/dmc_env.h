@@ -38,6 +38,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -47,7 +48,6 @@
 
 #include "cpp/core/env.h"
 #include "cpp/core/spec.h"
-#include "cpp/mujoco/mujoco_env.h"  // NumpySum, Norm2, Norm3: numpy's arithmetic
 
 namespace envpool::mujoco::dmc {
 
@@ -80,6 +80,17 @@ class NumpyRandom {
 enum class Sigmoid { kGaussian, kHyperbolic, kLongTail, kReciprocal, kCosine, kLinear, kQuadratic, kTanhSquared };
 double Tolerance(double x, double lower, double upper, double margin = 0.0, Sigmoid sigmoid = Sigmoid::kGaussian,
                  double value_at_margin = 0.1);
+
+// np.linalg.norm of a short vector: sqrt(x.dot(x)). numpy's dot goes to
+// OpenBLAS, whose kernel depends on the CPU: on the AVX-512 machines these
+// tests ran on it sums the squares in order without FMA (measured for 2 to 4
+// elements), which is what this does.
+inline double Norm(std::initializer_list<double> x) {
+  double s = 0.0;
+  for (double v : x) s += v * v;
+  return std::sqrt(s);
+}
+inline double Norm4(const double* q) { return Norm({q[0], q[1], q[2], q[3]}); }
 
 // The common config keys (see above) with the domain's defaults, then its
 // own keys.

@@ -43,7 +43,7 @@ class PointMass : public DmcEnv {
     bool parallel = true;
     while (parallel) {
       RandomDirection(dir2);
-      parallel = std::abs(std::fma(dir1[1], dir2[1], dir1[0] * dir2[0])) > 0.9;  // np.dot
+      parallel = std::abs(dir1[0] * dir2[0] + dir1[1] * dir2[1]) > 0.9;  // np.dot (see Norm)
     }
     m_->wrap_prm[0] = dir1[0];
     m_->wrap_prm[1] = dir1[1];
@@ -59,7 +59,7 @@ class PointMass : public DmcEnv {
   double Reward() override {
     const double* t = d_->geom_xpos + 3 * target_;
     const double* p = d_->geom_xpos + 3 * pointmass_;
-    const double dist = Norm3(t[0] - p[0], t[1] - p[1], t[2] - p[2]);
+    const double dist = Norm({t[0] - p[0], t[1] - p[1], t[2] - p[2]});
     const double target_size = m_->geom_size[3 * target_];
     const double near_target = Tolerance(dist, 0, target_size, target_size);
     double control_reward = 0;
@@ -74,7 +74,7 @@ class PointMass : public DmcEnv {
   void RandomDirection(double* dir) {
     dir[0] = random_.Gauss();
     dir[1] = random_.Gauss();
-    const double norm = Norm2(dir[0], dir[1]);
+    const double norm = Norm({dir[0], dir[1]});
     dir[0] /= norm;
     dir[1] /= norm;
   }

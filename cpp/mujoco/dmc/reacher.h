@@ -57,7 +57,7 @@ class Reacher : public DmcEnv {
     const double radii = m_->geom_size[3 * target_] + m_->geom_size[3 * finger_];
     const double dx = d_->geom_xpos[3 * target_] - d_->geom_xpos[3 * finger_];
     const double dy = d_->geom_xpos[3 * target_ + 1] - d_->geom_xpos[3 * finger_ + 1];
-    return Tolerance(Norm2(dx, dy), 0, radii);
+    return Tolerance(Norm({dx, dy}), 0, radii);
   }
 
  private:
