@@ -56,6 +56,8 @@ TASKS = [
     ("point_mass", "hard"),
     ("reacher", "easy"),
     ("reacher", "hard"),
+    ("swimmer", "swimmer6"),
+    ("swimmer", "swimmer15"),
     ("walker", "stand"),
     ("walker", "walk"),
     ("walker", "run"),

@@ -38,12 +38,10 @@ def _read(name: str) -> bytes:
         return f.read()
 
 
-def _cartpole_xml(n_poles: int) -> bytes | None:
-    """dm_control.suite.cartpole._make_model (None: the file as it is)."""
+def _cartpole_xml(n_poles: int) -> bytes:
+    """dm_control.suite.cartpole._make_model."""
     from lxml import etree
 
-    if n_poles == 1:
-        return None
     xml_string = _read("cartpole.xml")
     mjcf = etree.fromstring(xml_string)
     parent = mjcf.find("./worldbody/body/body")
@@ -61,12 +59,51 @@ def _cartpole_xml(n_poles: int) -> bytes | None:
     return etree.tostring(mjcf, pretty_print=True)
 
 
+def _swimmer_xml(n_bodies: int) -> bytes:
+    """dm_control.suite.swimmer._make_model."""
+    from lxml import etree
+
+    if n_bodies < 3:
+        raise ValueError(f"At least 3 bodies required. Received {n_bodies}")
+    mjcf = etree.fromstring(_read("swimmer.xml"))
+    head_body = mjcf.find("./worldbody/body")
+    actuator = etree.SubElement(mjcf, "actuator")
+    sensor = etree.SubElement(mjcf, "sensor")
+    parent = head_body
+    for body_index in range(n_bodies - 1):
+        site_name = f"site_{body_index}"
+        child = etree.Element("body", name=f"segment_{body_index}")
+        child.set("pos", "0 .1 0")
+        etree.SubElement(child, "geom", {"class": "visual", "name": f"visual_{body_index}"})
+        etree.SubElement(child, "geom", {"class": "inertial", "name": f"inertial_{body_index}"})
+        child.append(etree.Element("site", name=site_name))
+        joint_name = f"joint_{body_index}"
+        joint_limit = 360.0 / n_bodies
+        child.append(etree.Element("joint", {"name": joint_name, "range": f"{-joint_limit} {joint_limit}"}))
+        actuator.append(etree.Element("motor", name=f"motor_{body_index}", joint=joint_name))
+        sensor.append(etree.Element("velocimeter", name=f"velocimeter_{body_index}", site=site_name))
+        sensor.append(etree.Element("gyro", name=f"gyro_{body_index}", site=site_name))
+        parent.append(child)
+        parent = child
+    scale = n_bodies / 6.0
+    for cam in mjcf.findall("./worldbody/body/camera"):
+        if cam.get("mode") == "trackcom":
+            cam.set("pos", " ".join(str(float(dim) * scale) for dim in cam.get("pos").split(" ")))
+    return etree.tostring(mjcf, pretty_print=True)
+
+
+def _by_task(build: Any, **args: Any) -> Any:
+    """An XML builder by task name: ``build(args[task])``, None (the file as it is)
+    for the other tasks (an unknown task name is refused by the engine)."""
+    return lambda task: build(args[task]) if task in args else None
+
+
 # domain -> (C++ family, the model's physics timestep, XML builder taking the
 # task name or None when dm_control uses the file as it is).
 _DOMAINS: dict[str, tuple[str, float, Any]] = {
     "acrobot": ("DmcAcrobot", 0.01, None),
     "ball_in_cup": ("DmcBallInCup", 0.002, None),
-    "cartpole": ("DmcCartpole", 0.01, lambda task: _cartpole_xml({"two_poles": 2, "three_poles": 3}.get(task, 1))),
+    "cartpole": ("DmcCartpole", 0.01, _by_task(_cartpole_xml, two_poles=2, three_poles=3)),
     "cheetah": ("DmcCheetah", 0.01, None),
     "finger": ("DmcFinger", 0.01, None),
     "fish": ("DmcFish", 0.004, None),
@@ -74,6 +111,7 @@ _DOMAINS: dict[str, tuple[str, float, Any]] = {
     "pendulum": ("DmcPendulum", 0.02, None),
     "point_mass": ("DmcPointMass", 0.02, None),
     "reacher": ("DmcReacher", 0.02, None),
+    "swimmer": ("DmcSwimmer", 0.002, _by_task(_swimmer_xml, swimmer6=6, swimmer15=15)),
     "walker": ("DmcWalker", 0.0025, None),
 }
 
@@ -101,6 +139,8 @@ _TASKS: tuple[tuple[str, str, float, int], ...] = (
     ("point_mass", "hard", 20.0, 1),
     ("reacher", "easy", 20.0, 1),
     ("reacher", "hard", 20.0, 1),
+    ("swimmer", "swimmer6", 30.0, 15),
+    ("swimmer", "swimmer15", 30.0, 15),
     ("walker", "stand", 25.0, 10),
     ("walker", "walk", 25.0, 10),
     ("walker", "run", 25.0, 10),
