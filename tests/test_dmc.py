@@ -51,6 +51,10 @@ TASKS = [
     ("fish", "swim"),
     ("hopper", "stand"),
     ("hopper", "hop"),
+    ("manipulator", "bring_ball"),
+    ("manipulator", "bring_peg"),
+    ("manipulator", "insert_ball"),
+    ("manipulator", "insert_peg"),
     ("pendulum", "swingup"),
     ("point_mass", "easy"),
     ("point_mass", "hard"),
@@ -68,7 +72,7 @@ ATOL = 0.0
 # differs from glibc's log1p by one ulp for about 5% of inputs. (np.linalg.norm and
 # dot go to OpenBLAS, whose kernel depends on the CPU: the C++ side sums as the
 # AVX-512 kernel does; elsewhere these may differ by an ulp too.)
-ATOL_BY_DOMAIN = {"hopper": 1e-9, "finger": 1e-9}
+ATOL_BY_DOMAIN = {"hopper": 1e-9, "finger": 1e-9, "manipulator": 1e-9}
 # Steps per fidelity run: past the first episode's end (1000 steps for most tasks).
 STEPS = {}
 DEFAULT_STEPS = 1100
@@ -160,6 +164,22 @@ def _rollout_equal(domain, task, steps, seed=3, num_envs=2, task_kwargs=None, en
 @pytest.mark.parametrize(("domain", "task"), TASKS, ids=_ids(TASKS))
 def test_step_for_step(domain, task):
     assert _rollout_equal(domain, task, STEPS.get((domain, task), DEFAULT_STEPS)) >= 1
+
+
+@pytest.mark.parametrize(("domain", "task"), TASKS, ids=_ids(TASKS))
+def test_resets_match(domain, task):
+    """The first observation of 24 envs (seeds 100..123): every branch of the tasks'
+    initialize_episode (manipulator's in-hand / in-target / free object, ...)."""
+    n = 24
+    pool = envpool.make(dmc.task_id(domain, task), env_type="dm", num_envs=n, seed=100)
+    ts = pool.reset()
+    ref = suite.load(domain, task, task_kwargs={"random": 0})
+    atol = ATOL_BY_DOMAIN.get(domain, ATOL)
+    for i in range(n):
+        ref.task._random = np.random.RandomState(100 + i)
+        obs = ref.reset().observation
+        for k, v in obs.items():
+            np.testing.assert_allclose(getattr(ts.observation, k)[i], v, rtol=0, atol=atol, err_msg=f"{k} env {i}")
 
 
 def test_dict_observations_in_every_interface():

@@ -15,6 +15,7 @@
 #include "cpp/mujoco/dmc/finger.h"
 #include "cpp/mujoco/dmc/fish.h"
 #include "cpp/mujoco/dmc/hopper.h"
+#include "cpp/mujoco/dmc/manipulator.h"
 #include "cpp/mujoco/dmc/pendulum.h"
 #include "cpp/mujoco/dmc/point_mass.h"
 #include "cpp/mujoco/dmc/reacher.h"
@@ -96,6 +97,7 @@ void Register() {
   RegisterDmc<mj::dmc::Finger>("Finger");
   RegisterDmc<mj::dmc::Fish>("Fish");
   RegisterDmc<mj::dmc::Hopper>("Hopper");
+  RegisterDmc<mj::dmc::Manipulator>("Manipulator");
   RegisterDmc<mj::dmc::Pendulum>("Pendulum");
   RegisterDmc<mj::dmc::PointMass>("PointMass");
   RegisterDmc<mj::dmc::Reacher>("Reacher");

@@ -92,6 +92,21 @@ def _swimmer_xml(n_bodies: int) -> bytes:
     return etree.tostring(mjcf, pretty_print=True)
 
 
+def _manipulator_xml(args: tuple[bool, bool]) -> bytes:
+    """dm_control.suite.manipulator.make_model(use_peg, insert)."""
+    from lxml import etree
+
+    use_peg, insert = args
+    mjcf = etree.XML(_read("manipulator.xml"), etree.XMLParser(remove_blank_text=True))
+    required = ["peg", "target_peg"] if use_peg else ["ball", "target_ball"]
+    if insert:
+        required.append("slot" if use_peg else "cup")
+    for unused in sorted({"ball", "target_ball", "cup", "peg", "target_peg", "slot"} - set(required)):
+        prop = mjcf.find(f".//body[@name='{unused}']")
+        prop.getparent().remove(prop)
+    return etree.tostring(mjcf, pretty_print=True)
+
+
 def _by_task(build: Any, **args: Any) -> Any:
     """An XML builder by task name: ``build(args[task])``, None (the file as it is)
     for the other tasks (an unknown task name is refused by the engine)."""
@@ -108,6 +123,17 @@ _DOMAINS: dict[str, tuple[str, float, Any]] = {
     "finger": ("DmcFinger", 0.01, None),
     "fish": ("DmcFish", 0.004, None),
     "hopper": ("DmcHopper", 0.005, None),
+    "manipulator": (
+        "DmcManipulator",
+        0.001,
+        _by_task(
+            _manipulator_xml,
+            bring_ball=(False, False),
+            bring_peg=(True, False),
+            insert_ball=(False, True),
+            insert_peg=(True, True),
+        ),
+    ),
     "pendulum": ("DmcPendulum", 0.02, None),
     "point_mass": ("DmcPointMass", 0.02, None),
     "reacher": ("DmcReacher", 0.02, None),
@@ -134,6 +160,10 @@ _TASKS: tuple[tuple[str, str, float, int], ...] = (
     ("fish", "swim", 40.0, 10),
     ("hopper", "stand", 20.0, 4),
     ("hopper", "hop", 20.0, 4),
+    ("manipulator", "bring_ball", 10.0, 10),
+    ("manipulator", "bring_peg", 10.0, 10),
+    ("manipulator", "insert_ball", 10.0, 10),
+    ("manipulator", "insert_peg", 10.0, 10),
     ("pendulum", "swingup", 20.0, 1),
     ("point_mass", "easy", 20.0, 1),
     ("point_mass", "hard", 20.0, 1),
