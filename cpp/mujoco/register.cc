@@ -19,6 +19,7 @@
 #include "cpp/mujoco/dmc/pendulum.h"
 #include "cpp/mujoco/dmc/point_mass.h"
 #include "cpp/mujoco/dmc/reacher.h"
+#include "cpp/mujoco/dmc/stacker.h"
 #include "cpp/mujoco/dmc/swimmer.h"
 #include "cpp/mujoco/dmc/walker.h"
 #include "cpp/mujoco/gym/ant.h"
@@ -101,6 +102,7 @@ void Register() {
   RegisterDmc<mj::dmc::Pendulum>("Pendulum");
   RegisterDmc<mj::dmc::PointMass>("PointMass");
   RegisterDmc<mj::dmc::Reacher>("Reacher");
+  RegisterDmc<mj::dmc::Stacker>("Stacker");
   RegisterDmc<mj::dmc::Swimmer>("Swimmer");
   RegisterDmc<mj::dmc::Walker>("Walker");
 }

@@ -107,6 +107,17 @@ def _manipulator_xml(args: tuple[bool, bool]) -> bytes:
     return etree.tostring(mjcf, pretty_print=True)
 
 
+def _stacker_xml(n_boxes: int) -> bytes:
+    """dm_control.suite.stacker.make_model(n_boxes)."""
+    from lxml import etree
+
+    mjcf = etree.XML(_read("stacker.xml"), etree.XMLParser(remove_blank_text=True))
+    for b in range(n_boxes, 4):
+        box = mjcf.find(f".//body[@name='box{b}']")
+        box.getparent().remove(box)
+    return etree.tostring(mjcf, pretty_print=True)
+
+
 def _by_task(build: Any, **args: Any) -> Any:
     """An XML builder by task name: ``build(args[task])``, None (the file as it is)
     for the other tasks (an unknown task name is refused by the engine)."""
@@ -137,6 +148,7 @@ _DOMAINS: dict[str, tuple[str, float, Any]] = {
     "pendulum": ("DmcPendulum", 0.02, None),
     "point_mass": ("DmcPointMass", 0.02, None),
     "reacher": ("DmcReacher", 0.02, None),
+    "stacker": ("DmcStacker", 0.001, _by_task(_stacker_xml, stack_2=2, stack_4=4)),
     "swimmer": ("DmcSwimmer", 0.002, _by_task(_swimmer_xml, swimmer6=6, swimmer15=15)),
     "walker": ("DmcWalker", 0.0025, None),
 }
@@ -169,6 +181,8 @@ _TASKS: tuple[tuple[str, str, float, int], ...] = (
     ("point_mass", "hard", 20.0, 1),
     ("reacher", "easy", 20.0, 1),
     ("reacher", "hard", 20.0, 1),
+    ("stacker", "stack_2", 10.0, 10),
+    ("stacker", "stack_4", 10.0, 10),
     ("swimmer", "swimmer6", 30.0, 15),
     ("swimmer", "swimmer15", 30.0, 15),
     ("walker", "stand", 25.0, 10),

@@ -10,23 +10,19 @@
 #include <cmath>
 #include <string>
 
-#include "cpp/mujoco/dmc/dmc_env.h"
+#include "cpp/mujoco/dmc/planar_arm.h"
 
 namespace envpool::mujoco::dmc {
 
-class Manipulator : public DmcEnv {
+class Manipulator : public PlanarArm {
  public:
   static constexpr const char* kTasks[] = {"bring_ball", "bring_peg", "insert_ball", "insert_peg"};
-  static constexpr const char* kArmJoints[] = {"arm_root", "arm_shoulder", "arm_elbow", "arm_wrist",
-                                               "finger",   "fingertip",    "thumb",     "thumbtip"};
   static constexpr const char* kTouch[] = {"palm_touch", "finger_touch", "thumb_touch", "fingertip_touch",
                                            "thumbtip_touch"};
   // control_timestep .01 over the model's .001.
   static Config Defaults() { return DmcDefaults("bring_ball", 10.0, 10); }
 
-  struct Spec : DmcSpec {
-    StateKey<double> arm_pos = Obs("arm_pos", {8, 2});
-    StateKey<double> arm_vel = Obs("arm_vel", {8});
+  struct Spec : ArmSpec {
     StateKey<double> touch = Obs("touch", {5});
     StateKey<double> hand_pos = Obs("hand_pos", {4});
     StateKey<double> object_pos = Obs("object_pos", {4});
@@ -35,20 +31,14 @@ class Manipulator : public DmcEnv {
     explicit Spec(const Manipulator& e) { Finish(e); }
   };
 
-  explicit Manipulator(const Config& c) : DmcEnv(c, "manipulator", /*own_model=*/true), spec_((Init(c), *this)) {}
+  explicit Manipulator(const Config& c) : PlanarArm(c, "manipulator"), spec_((Init(c), *this)) {}
   const DmcSpec& spec() const override { return spec_; }
 
  protected:
   void InitializeEpisode() override {
     bool penetrating = true;
     while (penetrating) {
-      for (int i = 0; i < 8; ++i) {
-        const int j = arm_jnt_[i];
-        const bool limited = m_->jnt_limited[j] != 0;
-        const double lo = limited ? m_->jnt_range[2 * j] : -M_PI, hi = limited ? m_->jnt_range[2 * j + 1] : M_PI;
-        d_->qpos[arm_qpos_[i]] = random_.Uniform(lo, hi);
-      }
-      d_->qpos[finger_] = d_->qpos[thumb_];
+      RandomArm();
       const double target_x = random_.Uniform(-.4, .4);
       const double target_z = random_.Uniform(.1, .4);
       double target_angle;
@@ -90,14 +80,7 @@ class Manipulator : public DmcEnv {
   }
 
   void Observe(const StateRow& out) override {
-    double* ap = out[spec_.arm_pos];
-    double* av = out[spec_.arm_vel];
-    for (int i = 0; i < 8; ++i) {
-      const double q = d_->qpos[arm_qpos_[i]];
-      ap[2 * i] = std::sin(q);
-      ap[2 * i + 1] = std::cos(q);
-      av[i] = d_->qvel[arm_dof_[i]];
-    }
+    ObserveArm(out, spec_);
     double* t = out[spec_.touch];
     for (int i = 0; i < 5; ++i) t[i] = std::log1p(d_->sensordata[touch_[i]]);
     Pose2d(hand_, out[spec_.hand_pos]);
@@ -125,20 +108,12 @@ class Manipulator : public DmcEnv {
     insert_ = task == "insert_ball" || task == "insert_peg";
     const std::string object = use_peg_ ? "peg" : "ball";
     const std::string target = use_peg_ ? "target_peg" : "target_ball";
-    for (int i = 0; i < 8; ++i) {
-      arm_jnt_[i] = Id(mjOBJ_JOINT, kArmJoints[i]);
-      arm_qpos_[i] = m_->jnt_qposadr[arm_jnt_[i]];
-      arm_dof_[i] = m_->jnt_dofadr[arm_jnt_[i]];
-    }
     for (int i = 0; i < 5; ++i) touch_[i] = SensorAdr(kTouch[i]);
     const char* dims[] = {"_x", "_z", "_y"};
     for (int i = 0; i < 3; ++i) {
       object_qpos_[i] = JointQposAdr((object + dims[i]).c_str());
       object_dof_[i] = JointDofAdr((object + dims[i]).c_str());
     }
-    finger_ = JointQposAdr("finger");
-    thumb_ = JointQposAdr("thumb");
-    hand_ = Id(mjOBJ_BODY, "hand");
     object_ = Id(mjOBJ_BODY, object.c_str());
     target_ = Id(mjOBJ_BODY, target.c_str());
     if (insert_) receptacle_ = Id(mjOBJ_BODY, use_peg_ ? "slot" : "cup");
@@ -162,26 +137,12 @@ class Manipulator : public DmcEnv {
     m_->body_quat[4 * body + 2] = std::sin(angle / 2);
   }
 
-  // body_2d_pose: xpos x, z and xquat qw, qy.
-  void Pose2d(int body, double* o) const {
-    o[0] = d_->xpos[3 * body];
-    o[1] = d_->xpos[3 * body + 2];
-    o[2] = d_->xquat[4 * body];
-    o[3] = d_->xquat[4 * body + 2];
-  }
-
-  double SiteDistance(int site1, int site2) const {
-    const double* a = d_->site_xpos + 3 * site1;
-    const double* b = d_->site_xpos + 3 * site2;
-    return Norm({a[0] - b[0], a[1] - b[1], a[2] - b[2]});
-  }
   static double IsClose(double distance) { return Tolerance(distance, 0, .01, .02); }
 
   bool use_peg_ = false, insert_ = false;
-  std::array<int, 8> arm_jnt_{}, arm_qpos_{}, arm_dof_{};
   std::array<int, 5> touch_{};
   std::array<int, 3> object_qpos_{}, object_dof_{};
-  int finger_ = 0, thumb_ = 0, hand_ = 0, object_ = 0, target_ = 0, receptacle_ = 0;
+  int object_ = 0, target_ = 0, receptacle_ = 0;
   int grasp_ = 0, obj_site_ = 0, target_site_ = 0, peg_grasp_ = 0, peg_pinch_ = 0, pinch_ = 0;
   int target_peg_tip_ = 0, peg_tip_ = 0;
   Spec spec_;
