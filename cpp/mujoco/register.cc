@@ -15,6 +15,8 @@
 #include "cpp/mujoco/dmc/finger.h"
 #include "cpp/mujoco/dmc/fish.h"
 #include "cpp/mujoco/dmc/hopper.h"
+#include "cpp/mujoco/dmc/humanoid.h"
+#include "cpp/mujoco/dmc/humanoid_cmu.h"
 #include "cpp/mujoco/dmc/manipulator.h"
 #include "cpp/mujoco/dmc/pendulum.h"
 #include "cpp/mujoco/dmc/point_mass.h"
@@ -98,6 +100,8 @@ void Register() {
   RegisterDmc<mj::dmc::Finger>("Finger");
   RegisterDmc<mj::dmc::Fish>("Fish");
   RegisterDmc<mj::dmc::Hopper>("Hopper");
+  RegisterDmc<mj::dmc::Humanoid>("Humanoid");
+  RegisterDmc<mj::dmc::HumanoidCMU>("HumanoidCMU");
   RegisterDmc<mj::dmc::Manipulator>("Manipulator");
   RegisterDmc<mj::dmc::Pendulum>("Pendulum");
   RegisterDmc<mj::dmc::PointMass>("PointMass");

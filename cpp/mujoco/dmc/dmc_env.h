@@ -48,6 +48,7 @@
 
 #include "cpp/core/env.h"
 #include "cpp/core/spec.h"
+#include "cpp/mujoco/mujoco_env.h"  // NumpySum: numpy's pairwise summation
 
 namespace envpool::mujoco::dmc {
 
