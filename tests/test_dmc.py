@@ -65,6 +65,9 @@ TASKS = [
     ("pendulum", "swingup"),
     ("point_mass", "easy"),
     ("point_mass", "hard"),
+    ("quadruped", "walk"),
+    ("quadruped", "run"),
+    ("quadruped", "fetch"),
     ("reacher", "easy"),
     ("reacher", "hard"),
     ("stacker", "stack_2"),
@@ -78,10 +81,11 @@ TASKS = [
 ATOL = 0.0
 # Where numpy's arithmetic differs from libm's: numpy's log1p (the touch sensors
 # of hopper, finger, manipulator and stacker) runs its own AVX-512 code on CPUs
-# that have it, one ulp off glibc's log1p for about 5% of inputs. (np.linalg.norm
+# that have it, one ulp off glibc's log1p for about 5% of inputs; the same for
+# arcsinh (quadruped's force_torque). (np.linalg.norm
 # and dot go to OpenBLAS, whose kernel depends on the CPU: the C++ side sums as the
 # AVX-512 kernel does; elsewhere these may differ by an ulp too.)
-ATOL_BY_DOMAIN = {"hopper": 1e-9, "finger": 1e-9, "manipulator": 1e-9, "stacker": 1e-9}
+ATOL_BY_DOMAIN = {"hopper": 1e-9, "finger": 1e-9, "manipulator": 1e-9, "stacker": 1e-9, "quadruped": 1e-9}
 # Steps per fidelity run: past the first episode's end (1000 steps for most tasks).
 STEPS = {}
 DEFAULT_STEPS = 1100

@@ -20,6 +20,7 @@
 #include "cpp/mujoco/dmc/manipulator.h"
 #include "cpp/mujoco/dmc/pendulum.h"
 #include "cpp/mujoco/dmc/point_mass.h"
+#include "cpp/mujoco/dmc/quadruped.h"
 #include "cpp/mujoco/dmc/reacher.h"
 #include "cpp/mujoco/dmc/stacker.h"
 #include "cpp/mujoco/dmc/swimmer.h"
@@ -105,6 +106,7 @@ void Register() {
   RegisterDmc<mj::dmc::Manipulator>("Manipulator");
   RegisterDmc<mj::dmc::Pendulum>("Pendulum");
   RegisterDmc<mj::dmc::PointMass>("PointMass");
+  RegisterDmc<mj::dmc::Quadruped>("Quadruped");
   RegisterDmc<mj::dmc::Reacher>("Reacher");
   RegisterDmc<mj::dmc::Stacker>("Stacker");
   RegisterDmc<mj::dmc::Swimmer>("Swimmer");

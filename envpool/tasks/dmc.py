@@ -118,6 +118,33 @@ def _stacker_xml(n_boxes: int) -> bytes:
     return etree.tostring(mjcf, pretty_print=True)
 
 
+def _quadruped_xml(args: tuple[Any, bool, bool, bool]) -> bytes:
+    """dm_control.suite.quadruped.make_model(floor_size, terrain, rangefinders,
+    walls_and_ball)."""
+    from lxml import etree
+
+    floor_size, terrain, rangefinders, walls_and_ball = args
+    mjcf = etree.XML(_read("quadruped.xml"), etree.XMLParser(remove_blank_text=True))
+
+    def remove(tag: str, name: str) -> None:
+        element = mjcf.find(f".//{tag}[@name='{name}']")
+        element.getparent().remove(element)
+
+    if floor_size is not None:
+        mjcf.find(".//geom[@name='floor']").attrib["size"] = f"{floor_size} {floor_size} .5"
+    if not walls_and_ball:
+        for wall in ("wall_px", "wall_py", "wall_nx", "wall_ny"):
+            remove("geom", wall)
+        remove("body", "ball")
+        remove("site", "target")
+    if not terrain:
+        remove("geom", "terrain")
+    if not rangefinders:
+        for rf in mjcf.findall(".//rangefinder"):
+            rf.getparent().remove(rf)
+    return etree.tostring(mjcf, pretty_print=True)
+
+
 def _by_task(build: Any, **args: Any) -> Any:
     """An XML builder by task name: ``build(args[task])``, None (the file as it is)
     for the other tasks (an unknown task name is refused by the engine)."""
@@ -149,6 +176,16 @@ _DOMAINS: dict[str, tuple[str, float, Any]] = {
     ),
     "pendulum": ("DmcPendulum", 0.02, None),
     "point_mass": ("DmcPointMass", 0.02, None),
+    "quadruped": (
+        "DmcQuadruped",
+        0.005,
+        _by_task(
+            _quadruped_xml,
+            walk=(20 * 0.5, False, False, False),
+            run=(20 * 5, False, False, False),
+            fetch=(None, False, False, True),
+        ),
+    ),
     "reacher": ("DmcReacher", 0.02, None),
     "stacker": ("DmcStacker", 0.001, _by_task(_stacker_xml, stack_2=2, stack_4=4)),
     "swimmer": ("DmcSwimmer", 0.002, _by_task(_swimmer_xml, swimmer6=6, swimmer15=15)),
@@ -188,6 +225,9 @@ _TASKS: tuple[tuple[str, str, float, int], ...] = (
     ("pendulum", "swingup", 20.0, 1),
     ("point_mass", "easy", 20.0, 1),
     ("point_mass", "hard", 20.0, 1),
+    ("quadruped", "walk", 20.0, 4),
+    ("quadruped", "run", 20.0, 4),
+    ("quadruped", "fetch", 20.0, 4),
     ("reacher", "easy", 20.0, 1),
     ("reacher", "hard", 20.0, 1),
     ("stacker", "stack_2", 10.0, 10),
