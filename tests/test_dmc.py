@@ -58,6 +58,8 @@ TASKS = [
     ("humanoid_CMU", "stand"),
     ("humanoid_CMU", "walk"),
     ("humanoid_CMU", "run"),
+    ("lqr", "lqr_2_1"),
+    ("lqr", "lqr_6_2"),
     ("manipulator", "bring_ball"),
     ("manipulator", "bring_peg"),
     ("manipulator", "insert_ball"),
@@ -105,6 +107,8 @@ def test_ids_are_dm_control_tasks():
 
 
 def _our_xml(domain: str, task: str) -> bytes:
+    if domain == "lqr":  # the stiffness is drawn per env: here from RandomState(0), as suite.load's
+        return dmc._lqr_xml({"lqr_2_1": (2, 1), "lqr_6_2": (6, 2)}[task], np.random.RandomState(0))
     xml = envpool.make_spec(dmc.task_id(domain, task)).config["model_xml"]
     return xml.encode() if xml else dmc._read(f"{domain}.xml")
 
@@ -141,7 +145,7 @@ def test_specs(domain, task):
     np.testing.assert_array_equal(act.minimum, ref_act.minimum)
     np.testing.assert_array_equal(act.maximum, ref_act.maximum)
     ref_steps = env._step_limit
-    assert spec.config["max_episode_steps"] == math.ceil(ref_steps)
+    assert spec.config["max_episode_steps"] == (0 if math.isinf(ref_steps) else math.ceil(ref_steps))
     assert spec.config["n_sub_steps"] == env._n_sub_steps
 
 
@@ -176,7 +180,8 @@ def _rollout_equal(domain, task, steps, seed=3, num_envs=2, task_kwargs=None, en
 
 @pytest.mark.parametrize(("domain", "task"), TASKS, ids=_ids(TASKS))
 def test_step_for_step(domain, task):
-    assert _rollout_equal(domain, task, STEPS.get((domain, task), DEFAULT_STEPS)) >= 1
+    ended = _rollout_equal(domain, task, STEPS.get((domain, task), DEFAULT_STEPS))
+    assert ended >= (0 if domain == "lqr" else 1)  # lqr has no time limit
 
 
 @pytest.mark.parametrize(("domain", "task"), TASKS, ids=_ids(TASKS))
@@ -190,6 +195,8 @@ def test_resets_match(domain, task):
     atol = ATOL_BY_DOMAIN.get(domain, ATOL)
     for i in range(n):
         ref.task._random = np.random.RandomState(100 + i)
+        if domain == "lqr":  # the model's stiffness and damping came first from this stream
+            ref.task.random.uniform(size=2 * ref.physics.model.njnt)
         obs = ref.reset().observation
         for k, v in obs.items():
             np.testing.assert_allclose(getattr(ts.observation, k)[i], v, rtol=0, atol=atol, err_msg=f"{k} env {i}")

@@ -17,6 +17,7 @@
 #include "cpp/mujoco/dmc/hopper.h"
 #include "cpp/mujoco/dmc/humanoid.h"
 #include "cpp/mujoco/dmc/humanoid_cmu.h"
+#include "cpp/mujoco/dmc/lqr.h"
 #include "cpp/mujoco/dmc/manipulator.h"
 #include "cpp/mujoco/dmc/pendulum.h"
 #include "cpp/mujoco/dmc/point_mass.h"
@@ -103,6 +104,7 @@ void Register() {
   RegisterDmc<mj::dmc::Hopper>("Hopper");
   RegisterDmc<mj::dmc::Humanoid>("Humanoid");
   RegisterDmc<mj::dmc::HumanoidCMU>("HumanoidCMU");
+  RegisterDmc<mj::dmc::Lqr>("Lqr");
   RegisterDmc<mj::dmc::Manipulator>("Manipulator");
   RegisterDmc<mj::dmc::Pendulum>("Pendulum");
   RegisterDmc<mj::dmc::PointMass>("PointMass");

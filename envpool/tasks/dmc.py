@@ -145,6 +145,40 @@ def _quadruped_xml(args: tuple[Any, bool, bool, bool]) -> bytes:
     return etree.tostring(mjcf, pretty_print=True)
 
 
+def _lqr_xml(args: tuple[int, int], random: Any = None) -> bytes:
+    """dm_control.suite.lqr._make_model(n_bodies, n_actuators, random). The engine
+    draws each env's stiffness (and zero damping) from the env's seed, as dm_control
+    draws them from the task's RandomState; without ``random`` the XML holds
+    placeholders."""
+    from lxml import etree
+
+    n_bodies, n_actuators = args
+    mjcf = etree.XML(_read("lqr.xml"), etree.XMLParser(remove_blank_text=True))
+    parent = mjcf.find("./worldbody")
+    actuator = etree.SubElement(mjcf, "actuator")
+    tendon = etree.SubElement(mjcf, "tendon")
+    for body in range(n_bodies):
+        child = etree.Element("body", name=f"body_{body}")
+        child.set("pos", ".25 0 0")
+        joint = etree.SubElement(child, "joint", name=f"joint_{body}")
+        child.append(etree.Element("geom", name=f"geom_{body}"))
+        joint.set("stiffness", str(random.uniform(15, 25)) if random is not None else "20")
+        joint.set("damping", str(random.uniform(0, 0)) if random is not None else "0.0")
+        site_name = f"site_{body}"
+        child.append(etree.Element("site", name=site_name))
+        if body == 0:
+            child.set("pos", ".25 0 .1")
+        if body < n_actuators:
+            actuator.append(etree.Element("motor", name=f"motor_{body}", joint=f"joint_{body}"))
+        if body < n_bodies - 1:
+            spatial = etree.SubElement(tendon, "spatial", name=f"tendon_{body}")
+            spatial.append(etree.Element("site", site=site_name))
+            spatial.append(etree.Element("site", site=f"site_{body + 1}"))
+        parent.append(child)
+        parent = child
+    return etree.tostring(mjcf, pretty_print=True)
+
+
 def _by_task(build: Any, **args: Any) -> Any:
     """An XML builder by task name: ``build(args[task])``, None (the file as it is)
     for the other tasks (an unknown task name is refused by the engine)."""
@@ -163,6 +197,7 @@ _DOMAINS: dict[str, tuple[str, float, Any]] = {
     "hopper": ("DmcHopper", 0.005, None),
     "humanoid": ("DmcHumanoid", 0.005, None),
     "humanoid_CMU": ("DmcHumanoidCMU", 0.002, None),
+    "lqr": ("DmcLqr", 0.03, _by_task(_lqr_xml, lqr_2_1=(2, 1), lqr_6_2=(6, 2))),
     "manipulator": (
         "DmcManipulator",
         0.001,
@@ -218,6 +253,8 @@ _TASKS: tuple[tuple[str, str, float, int], ...] = (
     ("humanoid_CMU", "stand", 20.0, 10),
     ("humanoid_CMU", "walk", 20.0, 10),
     ("humanoid_CMU", "run", 20.0, 10),
+    ("lqr", "lqr_2_1", math.inf, 1),
+    ("lqr", "lqr_6_2", math.inf, 1),
     ("manipulator", "bring_ball", 10.0, 10),
     ("manipulator", "bring_peg", 10.0, 10),
     ("manipulator", "insert_ball", 10.0, 10),

@@ -224,12 +224,13 @@ void DmcSpec::Finish(const DmcEnv& env) {
     qpos0 = AddState<double>("info:qpos0", {static_cast<int>(m->nq)});
     qvel0 = AddState<double>("info:qvel0", {static_cast<int>(m->nv)});
   }
-  // mujoco.action_spec: the ctrlrange of limited actuators, else unbounded.
+  // mujoco.action_spec: the ctrlrange of limited actuators, else
+  // +-mjMAXVAL.
   std::vector<double> lo(m->nu), hi(m->nu);
   for (int i = 0; i < m->nu; ++i) {
     const bool limited = m->actuator_ctrllimited[i] != 0;
-    lo[i] = limited ? m->actuator_ctrlrange[2 * i] : -kInf;
-    hi[i] = limited ? m->actuator_ctrlrange[2 * i + 1] : kInf;
+    lo[i] = limited ? m->actuator_ctrlrange[2 * i] : -mjMAXVAL;
+    hi[i] = limited ? m->actuator_ctrlrange[2 * i + 1] : mjMAXVAL;
   }
   action = AddAction<double>("action", {static_cast<int>(m->nu)}, std::move(lo), std::move(hi));
 }
