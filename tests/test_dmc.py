@@ -44,6 +44,11 @@ TASKS = [
     ("cartpole", "two_poles"),
     ("cartpole", "three_poles"),
     ("cheetah", "run"),
+    ("dog", "stand"),
+    ("dog", "walk"),
+    ("dog", "trot"),
+    ("dog", "run"),
+    ("dog", "fetch"),
     ("finger", "spin"),
     ("finger", "turn_easy"),
     ("finger", "turn_hard"),
@@ -119,7 +124,12 @@ def test_model_equals_suite_load(domain, task):
     from dm_control.suite import common
 
     env = suite.load(domain, task, task_kwargs={"random": 0})
-    ours = mujoco.MjModel.from_xml_string(_our_xml(domain, task), common.ASSETS)
+    assets = common.ASSETS
+    if domain == "dog":  # its meshes and textures too
+        from dm_control.suite import dog
+
+        assets = dog.get_model_and_assets()[1]
+    ours = mujoco.MjModel.from_xml_string(_our_xml(domain, task), assets)
     theirs = env.physics.model._model
     size = mujoco.mj_sizeModel(ours)
     assert size == mujoco.mj_sizeModel(theirs)

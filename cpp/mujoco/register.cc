@@ -12,6 +12,7 @@
 #include "cpp/mujoco/dmc/cartpole.h"
 #include "cpp/mujoco/dmc/cheetah.h"
 #include "cpp/mujoco/dmc/dmc_env.h"
+#include "cpp/mujoco/dmc/dog.h"
 #include "cpp/mujoco/dmc/finger.h"
 #include "cpp/mujoco/dmc/fish.h"
 #include "cpp/mujoco/dmc/hopper.h"
@@ -99,6 +100,7 @@ void Register() {
   RegisterDmc<mj::dmc::BallInCup>("BallInCup");
   RegisterDmc<mj::dmc::Cartpole>("Cartpole");
   RegisterDmc<mj::dmc::Cheetah>("Cheetah");
+  RegisterDmc<mj::dmc::Dog>("Dog");
   RegisterDmc<mj::dmc::Finger>("Finger");
   RegisterDmc<mj::dmc::Fish>("Fish");
   RegisterDmc<mj::dmc::Hopper>("Hopper");

@@ -179,6 +179,26 @@ def _lqr_xml(args: tuple[int, int], random: Any = None) -> bytes:
     return etree.tostring(mjcf, pretty_print=True)
 
 
+def _dog_xml(args: tuple[Any, bool]) -> bytes:
+    """dm_control.suite.dog.make_model(floor_size, remove_ball)."""
+    from lxml import etree
+
+    floor_size, remove_ball = args
+    mjcf = etree.XML(_read("dog.xml"), etree.XMLParser(remove_blank_text=True))
+
+    def find(tag: str, name: str) -> Any:
+        return mjcf.find(f".//{tag}[@name='{name}']")
+
+    find("geom", "floor").attrib["size"] = str(floor_size) + " " + str(floor_size) + " .1"
+    if remove_ball:
+        for tag, name in [("body", "ball"), ("geom", "target"), ("camera", "ball"), ("camera", "head")] + [
+            ("geom", f"wall_{w}") for w in ("px", "nx", "py", "ny")
+        ]:
+            element = find(tag, name)
+            element.getparent().remove(element)
+    return etree.tostring(mjcf, pretty_print=True)
+
+
 def _by_task(build: Any, **args: Any) -> Any:
     """An XML builder by task name: ``build(args[task])``, None (the file as it is)
     for the other tasks (an unknown task name is refused by the engine)."""
@@ -192,6 +212,18 @@ _DOMAINS: dict[str, tuple[str, float, Any]] = {
     "ball_in_cup": ("DmcBallInCup", 0.002, None),
     "cartpole": ("DmcCartpole", 0.01, _by_task(_cartpole_xml, two_poles=2, three_poles=3)),
     "cheetah": ("DmcCheetah", 0.01, None),
+    "dog": (
+        "DmcDog",
+        0.005,
+        _by_task(
+            _dog_xml,
+            stand=(1 * 15, True),
+            walk=(1 * 15, True),
+            trot=(3 * 15, True),
+            run=(9 * 15, True),
+            fetch=(10, False),
+        ),
+    ),
     "finger": ("DmcFinger", 0.01, None),
     "fish": ("DmcFish", 0.004, None),
     "hopper": ("DmcHopper", 0.005, None),
@@ -239,6 +271,11 @@ _TASKS: tuple[tuple[str, str, float, int], ...] = (
     ("cartpole", "two_poles", 10.0, 1),
     ("cartpole", "three_poles", 10.0, 1),
     ("cheetah", "run", 10.0, 1),
+    ("dog", "stand", 15.0, 3),
+    ("dog", "walk", 15.0, 3),
+    ("dog", "trot", 15.0, 3),
+    ("dog", "run", 15.0, 3),
+    ("dog", "fetch", 15.0, 3),
     ("finger", "spin", 20.0, 2),
     ("finger", "turn_easy", 20.0, 2),
     ("finger", "turn_hard", 20.0, 2),

@@ -2,6 +2,7 @@
 #include "cpp/mujoco/dmc/dmc_env.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -162,11 +163,12 @@ struct LoadedModel {
 // mujoco.MjModel.from_xml_string(xml, assets) as dm_control calls it: the
 // XML and the assets in a VFS. Parsing costs milliseconds and the arrays are
 // read-only while simulating, so envs (and pools) on the same XML share one.
-LoadedModel LoadModel(const std::string& model_dir, const std::string& xml, const std::string& name) {
+LoadedModel LoadModel(const std::string& model_dir, const std::string& xml, const std::string& name,
+                      const char* asset_dir) {
   static std::mutex mu;
   // Never freed: envs on other threads may still hold them at exit.
   static auto* cache = new std::map<std::string, LoadedModel>();
-  const std::string key = model_dir + '\n' + xml;
+  const std::string key = model_dir + '\n' + (asset_dir ? asset_dir : "") + '\n' + xml;
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache->find(key);
   if (it != cache->end()) return it->second;
@@ -180,6 +182,18 @@ LoadedModel LoadModel(const std::string& model_dir, const std::string& xml, cons
     const std::string data = ReadFile(model_dir + "/" + asset);
     if (mj_addBufferVFS(&vfs, asset, data.data(), static_cast<int>(data.size())) != 0)
       throw std::runtime_error(std::string("MuJoCo could not add asset ") + asset);
+  }
+  if (asset_dir != nullptr) {
+    // dog.get_model_and_assets: the folder's files by their bare names.
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(model_dir + "/" + asset_dir, ec)) {
+      if (!entry.is_regular_file()) continue;
+      const std::string data = ReadFile(entry.path().string());
+      const std::string file = entry.path().filename().string();
+      if (mj_addBufferVFS(&vfs, file.c_str(), data.data(), static_cast<int>(data.size())) != 0)
+        throw std::runtime_error("MuJoCo could not add asset " + file);
+    }
+    if (ec) throw std::invalid_argument("cannot list dm_control assets in " + model_dir + "/" + asset_dir);
   }
   const char* main = "model_.xml";
   if (mj_addBufferVFS(&vfs, main, xml.data(), static_cast<int>(xml.size())) != 0)
@@ -235,13 +249,13 @@ void DmcSpec::Finish(const DmcEnv& env) {
   action = AddAction<double>("action", {static_cast<int>(m->nu)}, std::move(lo), std::move(hi));
 }
 
-DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model)
+DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const char* asset_dir)
     : domain_(domain), own_model_(own_model), expose_state_(c.Get<bool>("expose_state")) {
   const std::string dir = c.Get<std::string>("model_dir");
   if (dir.empty()) throw std::invalid_argument("model_dir (dm_control's suite folder) is not set");
   std::string xml = c.Get<std::string>("model_xml");
   if (xml.empty()) xml = ReadFile(dir + "/" + domain + ".xml");
-  const LoadedModel loaded = LoadModel(dir, xml, domain);
+  const LoadedModel loaded = LoadModel(dir, xml, domain, asset_dir);
   if (own_model_) {
     m_ = mj_copyModel(nullptr, loaded.model);
     if (m_ == nullptr) throw std::runtime_error("mj_copyModel failed");

@@ -134,8 +134,9 @@ class DmcEnv : public Env {
  protected:
   // domain: the XML's base name ("cartpole"), read from model_dir unless the
   // config has model_xml. own_model: the task edits the model per episode
-  // (targets, ...), so the env keeps a private copy.
-  DmcEnv(const Config& c, const std::string& domain, bool own_model = false);
+  // (targets, ...), so the env keeps a private copy. asset_dir: a folder of
+  // model_dir whose files the model names (dog's meshes and textures).
+  DmcEnv(const Config& c, const std::string& domain, bool own_model = false, const char* asset_dir = nullptr);
 
   // The config's task_name, refused unless one of the domain's tasks.
   template <std::size_t N>
