@@ -228,6 +228,35 @@ def test_resets_match(domain, task):
             np.testing.assert_allclose(getattr(ts.observation, k)[i], v, rtol=0, atol=atol, err_msg=f"{k} env {i}")
 
 
+KS_TASKS = [("cartpole", "swingup"), ("walker", "stand"), ("fish", "upright"), ("humanoid", "stand")]
+
+
+@pytest.mark.parametrize(("domain", "task"), KS_TASKS, ids=_ids(KS_TASKS))
+def test_initial_state_distribution(domain, task):
+    """Seeds from 2**32 on take init_by_array's stream, which dm_control never draws
+    (RandomState refuses such integers): each randomised coordinate of the initial
+    state (qpos, qvel after initialize_episode) has dm_control's distribution
+    (two-sample KS test against dm_control with seeds 0..n-1)."""
+    from scipy import stats
+
+    n = 300
+    pool = envpool.make(dmc.task_id(domain, task), env_type="gymnasium", num_envs=n, seed=2**40, expose_state=True)
+    _, info = pool.reset()
+    ours = np.hstack([info["qpos0"], info["qvel0"]])
+    ref = _load(domain, task, task_kwargs={"random": 0})
+    theirs = []
+    for i in range(n):
+        ref.task._random = np.random.RandomState(i)
+        ref.reset()
+        theirs.append(np.hstack([ref.physics.data.qpos, ref.physics.data.qvel]))
+    theirs = np.array(theirs)
+    randomised = [k for k in range(ours.shape[1]) if np.ptp(theirs[:, k]) > 0]
+    assert randomised
+    for k in randomised:
+        # Bonferroni over the coordinates: a false alarm in about 1 in 10**4 runs
+        assert stats.ks_2samp(ours[:, k], theirs[:, k]).pvalue > 1e-4 / len(randomised), k
+
+
 def test_dict_observations_in_every_interface():
     """dm_control's named observations: a gymnasium Dict space, gym dicts, dm fields."""
     import gymnasium
@@ -329,3 +358,70 @@ def test_nan_action_does_not_crash():
     assert np.isfinite(ts.observation.position).all()
     ts = env.step(np.zeros((1, 1)))
     assert np.isfinite(ts.observation.velocity).all()
+
+
+# -- dm_env conformance and an acme-style loop ---------------------------------
+from absl.testing import absltest  # noqa: E402
+from dm_env import test_utils  # noqa: E402
+
+from envpool.integrations.dm_single import DmSingleEnv  # noqa: E402
+
+
+class _DmcMixin(test_utils.EnvironmentTestMixin):
+    TASK = ""
+    OPTIONS: dict = {}
+
+    def make_object_under_test(self):
+        return DmSingleEnv(self.TASK, seed=1, **self.OPTIONS)
+
+    def make_action_sequence(self):
+        spec = self.environment.action_spec()
+        rng = np.random.default_rng(0)
+        for _ in range(60):
+            yield rng.uniform(np.maximum(spec.minimum, -1), np.minimum(spec.maximum, 1)).astype(spec.dtype)
+
+
+class WalkerWalkSingleEnvTest(_DmcMixin, absltest.TestCase):
+    """A dict observation of several keys (orientations, a scalar height, velocity),
+    with episodes cut by the time limit (LAST, discount 1)."""
+
+    TASK = "WalkerWalk-v1"
+    OPTIONS = {"time_limit": 0.5}  # 20 control steps
+
+
+class BallInCupCatchSingleEnvTest(_DmcMixin, absltest.TestCase):
+    """A sparse reward (0 or 1)."""
+
+    TASK = "BallInCupCatch-v1"
+    OPTIONS = {"time_limit": 0.4}
+
+
+class LqrSingleEnvTest(_DmcMixin, absltest.TestCase):
+    """The task with a termination (LQR ends with discount 0 when the state norm is
+    below 1e-6; random play rarely gets there, so the time limit also cuts it) and
+    no time limit of its own."""
+
+    TASK = "LqrLqr21-v1"
+    OPTIONS = {"time_limit": 0.3}
+
+
+def _load_example(name: str):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / name
+    spec = importlib.util.spec_from_file_location(name.removesuffix(".py"), path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("batch_size", [0, 2])
+def test_acme_style_loop_walker(batch_size):
+    """examples/acme_style_loop.py on WalkerWalk-v1, sync and async: 1000-step episodes
+    ended by the time limit with discount 1."""
+    loop = _load_example("acme_style_loop.py")
+    out = loop.main(["--task", "WalkerWalk-v1", "--num-envs", "4", "--batch-size", str(batch_size), "--steps", "4100"])
+    episodes = out["episode_list"]
+    assert len(episodes) >= 3
+    assert all(ep["length"] == 1000 and ep["discount"] == 1.0 for ep in episodes)
