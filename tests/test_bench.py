@@ -285,6 +285,11 @@ REASONS = [
     ("ray", "CartPole-v1", SYNC, (), None),
     ("ray", "CartPole-v1", Case("T", 1, 1, 1), (), "need num_envs >= 2"),
     ("ray", "CartPole-v1", SYNC, ("ray",), "Ray not installed"),
+    ("raw", "WalkerWalk-v1", SYNC, (), None),
+    ("dm-control", "WalkerWalk-v1", SYNC, (), None),
+    ("dm-control", "WalkerWalk-v1", ASYNC, (), "no batch_size < num_envs mode"),
+    ("dm-control", "WalkerWalk-v1", SYNC, ("dm_control",), "dm_control not installed"),
+    ("dm-control", "CartPole-v1", SYNC, (), "dm_control suite tasks only"),
     ("python:", "CartPole-v1", SYNC, (), "name an interpreter"),
     ("python:/nonexistent/python", "CartPole-v1", SYNC, (), "no executable interpreter at /nonexistent/python"),
 ]

@@ -73,7 +73,7 @@ void RegisterDmc(const std::string& name) {
       Domain::Defaults(),
       [](const Config& c) -> envpool::EnvSpec { return Domain(c).spec(); },
       [](const Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Domain>(c); },
-      nullptr,
+      [](const Config& c, uint64_t seed) { return envpool::mujoco::dmc::MakeRawStepper(Domain(c), seed); },
   };
   f.kind = "dmc";
   f.task_module = "envpool.tasks.dmc";

@@ -325,6 +325,14 @@ def task_id(domain: str, task: str) -> str:
     return f"{_camel(domain)}{_camel(task)}-v1"
 
 
+def suite_task(family: str, task_name: str) -> tuple[str, str]:
+    """dm_control's (domain, task) for one of our families and its task_name."""
+    for domain, (fam, _, _) in _DOMAINS.items():
+        if fam == family:
+            return domain, task_name
+    raise ValueError(f"{family!r} is not a dm_control family")
+
+
 def max_steps(time_limit: float, control_timestep: float) -> int:
     """control.Environment's episode length in control steps (0: unlimited)."""
     if math.isinf(time_limit):

@@ -38,6 +38,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <optional>
@@ -190,6 +191,11 @@ class DmcEnv : public Env {
   bool expose_state_;
   std::vector<double> qpos0_, qvel0_;
 };
+
+// A bare copy of the env's model and a fresh mjData, stepping n_sub_steps
+// mj_steps per call with random ctrl (reset every 1000 calls): the bench's
+// raw ceiling.
+std::function<void()> MakeRawStepper(const DmcEnv& env, uint64_t seed);
 
 }  // namespace envpool::mujoco::dmc
 
