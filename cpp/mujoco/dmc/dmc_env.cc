@@ -377,41 +377,7 @@ int DmcEnv::Id(mjtObj type, const char* name) const {
 }
 
 std::function<void()> MakeRawStepper(const DmcEnv& env, uint64_t seed) {
-  struct Raw {
-    mjModel* m = nullptr;
-    mjData* d = nullptr;
-    int n_sub_steps = 1;
-    int steps = 0;
-    NumpyRandom random;
-    ~Raw() {
-      if (d) mj_deleteData(d);
-      if (m) mj_deleteModel(m);
-    }
-  };
-  auto raw = std::make_shared<Raw>();
-  raw->m = mj_copyModel(nullptr, env.model());
-  raw->d = raw->m ? mj_makeData(raw->m) : nullptr;
-  if (!raw->m || !raw->d) throw std::runtime_error("MuJoCo allocation failed");
-  raw->n_sub_steps = env.n_sub_steps();
-  raw->random.Seed(seed);
-  mj_forward(raw->m, raw->d);
-  return [raw] {
-    mjModel* m = raw->m;
-    mjData* d = raw->d;
-    for (int i = 0; i < m->nu; ++i) {
-      const bool limited = m->actuator_ctrllimited[i] != 0;
-      d->ctrl[i] = limited ? raw->random.Uniform(m->actuator_ctrlrange[2 * i], m->actuator_ctrlrange[2 * i + 1])
-                           : raw->random.Uniform(-1, 1);
-    }
-    for (int k = 0; k < raw->n_sub_steps; ++k) mj_step(m, d);
-    // The suite's usual episode length, then a reset, so the ceiling
-    // includes what resets cost.
-    if (++raw->steps >= 1000) {
-      raw->steps = 0;
-      mj_resetData(m, d);
-      mj_forward(m, d);
-    }
-  };
+  return envpool::mujoco::MakeRawStepper(env.model(), env.n_sub_steps(), seed);
 }
 
 }  // namespace envpool::mujoco::dmc

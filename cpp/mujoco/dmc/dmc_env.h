@@ -192,9 +192,9 @@ class DmcEnv : public Env {
   std::vector<double> qpos0_, qvel0_;
 };
 
-// A bare copy of the env's model and a fresh mjData, stepping n_sub_steps
-// mj_steps per call with random ctrl (reset every 1000 calls): the bench's
-// raw ceiling.
+// The bench's raw ceiling: mujoco_env.h's bare stepper (a model copy,
+// random ctrl in the ctrlrange, a reset every 1000 calls), n_sub_steps
+// mj_steps per call.
 std::function<void()> MakeRawStepper(const DmcEnv& env, uint64_t seed);
 
 }  // namespace envpool::mujoco::dmc
