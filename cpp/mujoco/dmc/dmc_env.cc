@@ -233,11 +233,12 @@ Config DmcDefaults(const std::string& task_name, double time_limit, int n_sub_st
   return c;
 }
 
-void DmcSpec::Finish(const DmcEnv& env) {
+void DmcSpec::Finish(const DmcEnv& env, const char* draws_name, int draws_size) {
   const mjModel* m = env.model();
   if (env.expose_state()) {
     qpos0 = AddState<double>("info:qpos0", {static_cast<int>(m->nq)});
     qvel0 = AddState<double>("info:qvel0", {static_cast<int>(m->nv)});
+    if (draws_name != nullptr) draws = AddState<double>(std::string("info:") + draws_name, {draws_size});
   }
   // mujoco.action_spec: the ctrlrange of limited actuators, else
   // +-mjMAXVAL.
@@ -317,10 +318,17 @@ void DmcEnv::Reset(const StateRow& out) {
     std::copy(d_->qvel, d_->qvel + m_->nv, qvel0_.begin());
   }
   Observe(out);
-  const DmcSpec& s = spec();
-  if (expose_state_) {
-    std::copy(qpos0_.begin(), qpos0_.end(), out[s.qpos0]);
-    std::copy(qvel0_.begin(), qvel0_.end(), out[s.qvel0]);
+  WriteState(out, spec());
+}
+
+void DmcEnv::WriteState(const StateRow& out, const DmcSpec& s) const {
+  if (!expose_state_) return;
+  std::copy(qpos0_.begin(), qpos0_.end(), out[s.qpos0]);
+  std::copy(qvel0_.begin(), qvel0_.end(), out[s.qvel0]);
+  if (s.draws.index >= 0) {
+    double* d = out[s.draws];
+    const size_t n = s.state[s.draws.index].NumElements();
+    for (size_t i = 0; i < n; ++i) d[i] = i < draws_.size() ? draws_[i] : 0.0;
   }
 }
 
@@ -331,10 +339,7 @@ StepResult DmcEnv::Step(const ActionRow& action, const StateRow& out) {
   StepResult r;
   r.reward = Reward();
   Observe(out);
-  if (expose_state_) {
-    std::copy(qpos0_.begin(), qpos0_.end(), out[s.qpos0]);
-    std::copy(qvel0_.begin(), qvel0_.end(), out[s.qvel0]);
-  }
+  WriteState(out, s);
   ++step_count_;
   if (static_cast<double>(step_count_) >= step_limit_) {
     r.truncated = true;  // LAST with discount 1

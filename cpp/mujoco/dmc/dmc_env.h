@@ -29,7 +29,12 @@
 //   n_sub_steps  physics steps per control step (dm_control's n_sub_steps,
 //                the domain's control_timestep / timestep by default).
 //   expose_state info "qpos0"/"qvel0": the episode's initial qpos/qvel (after
-//                initialize_episode), on every step of the episode.
+//                initialize_episode), and the task's other random draws
+//                under EnvPool's names where it has them (reacher "target",
+//                swimmer and fish "target0", finger "target", point_mass
+//                "wrap_prm", manipulator and stacker "random_info", lqr
+//                "stiffness", dog "act0"), on every step of the episode:
+//                what an outside test needs to put dm_control in the state.
 #ifndef ENVPOOL_MUJOCO_DMC_DMC_ENV_H_
 #define ENVPOOL_MUJOCO_DMC_DMC_ENV_H_
 
@@ -107,14 +112,16 @@ class DmcEnv;
 struct DmcSpec : EnvSpec {
   ActionKey<double> action;
   StateKey<double> qpos0, qvel0;  // index -1 unless expose_state
+  StateKey<double> draws;         // the task's random draws (index -1: none)
   // Shapes come from mjModel sizes (mjtSize, 64 bits).
   StateKey<double> Obs(const std::string& name, std::initializer_list<int64_t> shape) {
     std::vector<int> dims;
     for (int64_t d : shape) dims.push_back(static_cast<int>(d));
     return AddState<double>("obs:" + name, std::move(dims));
   }
-  // Call after the observation keys: adds the expose_state keys and the action.
-  void Finish(const DmcEnv& env);
+  // Call after the observation keys: adds the expose_state keys (with the
+  // task's draws_size random draws as info draws_name) and the action.
+  void Finish(const DmcEnv& env, const char* draws_name = nullptr, int draws_size = 0);
 };
 
 class DmcEnv : public Env {
@@ -178,6 +185,9 @@ class DmcEnv : public Env {
   int SensorAdr(const char* sensor) const { return m_->sensor_adr[Id(mjOBJ_SENSOR, sensor)]; }
 
   NumpyRandom random_;
+  // The episode's random draws (Finish's draws_name), set by the task in
+  // InitializeEpisode; reported with expose_state.
+  std::vector<double> draws_;
   mjModel* m_ = nullptr;  // shared (read-only) unless own_model
   mjData* d_ = nullptr;
 
@@ -190,6 +200,8 @@ class DmcEnv : public Env {
   int64_t step_count_ = 0;
   bool expose_state_;
   std::vector<double> qpos0_, qvel0_;
+
+  void WriteState(const StateRow& out, const DmcSpec& s) const;
 };
 
 // The bench's raw ceiling: mujoco_env.h's bare stepper (a model copy,

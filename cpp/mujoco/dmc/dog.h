@@ -40,7 +40,7 @@ class Dog : public DmcEnv {
         ball_state = Obs("ball_state", {6});
         target_position = Obs("target_position", {3});
       }
-      Finish(e);
+      Finish(e, "act0", e.m_->na);  // the random initial actuator state
     }
   };
 
@@ -65,6 +65,7 @@ class Dog : public DmcEnv {
     d_->qvel[5] = 2 * random_.Gauss();
     for (int i = 0; i < m_->nu; ++i)
       d_->act[i] = random_.Uniform(m_->actuator_ctrlrange[2 * i], m_->actuator_ctrlrange[2 * i + 1]);
+    draws_.assign(d_->act, d_->act + m_->na);
     if (!fetch_) return;
     const double radius = 0.75 * m_->geom_size[3 * floor_];
     const double az = random_.Uniform(0, 2 * M_PI);

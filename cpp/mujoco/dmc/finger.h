@@ -27,8 +27,10 @@ class Finger : public DmcEnv {
       if (e.turn_) {
         target_position = Obs("target_position", {2});
         dist_to_target = Obs("dist_to_target", {});
+        Finish(e, "target", 1);  // the target angle
+      } else {
+        Finish(e);
       }
-      Finish(e);
     }
   };
 
@@ -49,6 +51,7 @@ class Finger : public DmcEnv {
       m_->site_pos[3 * target_site_] = hinge_x + radius * std::sin(target_angle);
       m_->site_pos[3 * target_site_ + 2] = hinge_z + radius * std::cos(target_angle);
       m_->site_size[3 * target_site_] = target_radius_;
+      draws_ = {target_angle};
     }
     // _set_random_joint_angles: redraw until nothing collides.
     for (int attempt = 0; attempt < 1000; ++attempt) {

@@ -28,7 +28,11 @@ class Fish : public DmcEnv {
     explicit Spec(const Fish& e) {
       if (e.swim_) target = Obs("target", {3});
       velocity = Obs("velocity", {e.m_->nv});
-      Finish(e);
+      if (e.swim_) {
+        Finish(e, "target0", 3);
+      } else {
+        Finish(e);
+      }
     }
   };
 
@@ -59,6 +63,7 @@ class Fish : public DmcEnv {
       m_->geom_pos[3 * target_] = random_.Uniform(-.4, .4);
       m_->geom_pos[3 * target_ + 1] = random_.Uniform(-.4, .4);
       m_->geom_pos[3 * target_ + 2] = random_.Uniform(.1, .3);
+      draws_.assign(m_->geom_pos + 3 * target_, m_->geom_pos + 3 * target_ + 3);
     }
     // Upright hides the target (geom_rgba): rendering only, on the shared
     // model, so it is not copied here.

@@ -25,7 +25,7 @@ class Lqr : public DmcEnv {
     explicit Spec(const Lqr& e) {
       position = Obs("position", {e.m_->nq});
       velocity = Obs("velocity", {e.m_->nv});
-      Finish(e);
+      Finish(e, "stiffness", e.m_->njnt);
     }
   };
 
@@ -45,6 +45,7 @@ class Lqr : public DmcEnv {
       m_->jnt_stiffness[j] = random_.Uniform(15, 25);
       m_->dof_damping[m_->jnt_dofadr[j]] = random_.Uniform(0, 0);
     }
+    draws_.assign(m_->jnt_stiffness, m_->jnt_stiffness + m_->njnt);
   }
 
  protected:

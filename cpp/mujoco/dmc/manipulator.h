@@ -28,7 +28,9 @@ class Manipulator : public PlanarArm {
     StateKey<double> object_pos = Obs("object_pos", {4});
     StateKey<double> object_vel = Obs("object_vel", {3});
     StateKey<double> target_pos = Obs("target_pos", {4});
-    explicit Spec(const Manipulator& e) { Finish(e); }
+    // random_info: target x, z, angle, the object's start (0 in hand, 1 in
+    // the target, 2 free), its x, z, angle and x velocity.
+    explicit Spec(const Manipulator& e) { Finish(e, "random_info", 8); }
   };
 
   explicit Manipulator(const Config& c) : PlanarArm(c, "manipulator"), spec_((Init(c), *this)) {}
@@ -74,6 +76,8 @@ class Manipulator : public PlanarArm {
       d_->qpos[object_qpos_[0]] = object_x;
       d_->qpos[object_qpos_[1]] = object_z;
       d_->qpos[object_qpos_[2]] = object_angle;
+      draws_ = {target_x, target_z, target_angle, static_cast<double>(init_type),
+                object_x, object_z, object_angle, d_->qvel[object_dof_[0]]};
       ForwardWithoutActuation();
       penetrating = d_->ncon > 0;
     }

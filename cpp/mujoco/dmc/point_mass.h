@@ -21,7 +21,11 @@ class PointMass : public DmcEnv {
     explicit Spec(const PointMass& e) {
       position = Obs("position", {e.m_->nq});
       velocity = Obs("velocity", {e.m_->nv});
-      Finish(e);
+      if (e.randomize_gains_) {
+        Finish(e, "wrap_prm", 4);
+      } else {
+        Finish(e);
+      }
     }
   };
 
@@ -49,6 +53,7 @@ class PointMass : public DmcEnv {
     m_->wrap_prm[1] = dir1[1];
     m_->wrap_prm[2] = dir2[0];
     m_->wrap_prm[3] = dir2[1];
+    draws_.assign(m_->wrap_prm, m_->wrap_prm + 4);
   }
 
   void Observe(const StateRow& out) override {

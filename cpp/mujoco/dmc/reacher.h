@@ -22,7 +22,7 @@ class Reacher : public DmcEnv {
       position = Obs("position", {e.m_->nq});
       to_target = Obs("to_target", {2});
       velocity = Obs("velocity", {e.m_->nv});
-      Finish(e);
+      Finish(e, "target", 2);
     }
   };
 
@@ -43,6 +43,7 @@ class Reacher : public DmcEnv {
     const double radius = random_.Uniform(.05, .20);
     m_->geom_pos[3 * target_] = radius * std::sin(angle);
     m_->geom_pos[3 * target_ + 1] = radius * std::cos(angle);
+    draws_ = {m_->geom_pos[3 * target_], m_->geom_pos[3 * target_ + 1]};
   }
 
   void Observe(const StateRow& out) override {

@@ -29,7 +29,7 @@ class Stacker : public PlanarArm {
       box_pos = Obs("box_pos", {n, 4});
       box_vel = Obs("box_vel", {3 * n});
       target_pos = Obs("target_pos", {2});
-      Finish(e);
+      Finish(e, "random_info", 2);  // the target's x and z
     }
   };
 
@@ -54,6 +54,7 @@ class Stacker : public PlanarArm {
       ForwardWithoutActuation();
       penetrating = d_->ncon > 0;
     }
+    draws_ = {m_->body_pos[3 * target_], m_->body_pos[3 * target_ + 2]};
   }
 
   void Observe(const StateRow& out) override {

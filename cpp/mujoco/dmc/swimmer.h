@@ -24,7 +24,7 @@ class Swimmer : public DmcEnv {
       joints = Obs("joints", {e.m_->nq - 3});
       to_target = Obs("to_target", {2});
       body_velocities = Obs("body_velocities", {(e.m_->nsensordata - 12) / 2});
-      Finish(e);
+      Finish(e, "target0", 2);
     }
   };
 
@@ -47,6 +47,7 @@ class Swimmer : public DmcEnv {
     m_->geom_pos[3 * target_ + 1] = y;
     m_->light_pos[3 * light_] = x;
     m_->light_pos[3 * light_ + 1] = y;
+    draws_ = {x, y};
   }
 
   void Observe(const StateRow& out) override {
