@@ -45,12 +45,12 @@ _PY_DEFAULTS: dict[str, Any] = {
 
 # Task options handled here in Python, with their defaults: frame_stack
 # (EnvPool's observation stacking) for the MuJoCo tasks (those registered
-# with an assets_dir).
+# with an assets_dir: gymnasium's; or a model_dir: the dm_control suite's).
 _PY_TASK_KEYS = ("frame_stack",)
 
 
 def _task_py_defaults(task: Any) -> dict[str, Any]:
-    return {"frame_stack": 1} if "assets_dir" in task.config else {}
+    return {"frame_stack": 1} if "assets_dir" in task.config or "model_dir" in task.config else {}
 
 
 def _autoreset_mode(value: Any) -> Any:

@@ -413,6 +413,22 @@ def test_expose_state_puts_dm_control_in_our_state(domain, task):
         np.testing.assert_allclose(reward[1], r.reward, rtol=1e-6, atol=1e-7, err_msg=f"reward @ {t}")
 
 
+def test_frame_stack():
+    """EnvPool's frame_stack on every named observation: (k, *shape), oldest first."""
+    env = envpool.make("WalkerWalk-v1", env_type="gymnasium", num_envs=2, frame_stack=3, seed=2)
+    assert env.single_observation_space["height"].shape == (3,)
+    assert env.single_observation_space["orientations"].shape == (3, 14)
+    obs, _ = env.reset()
+    plain = envpool.make("WalkerWalk-v1", env_type="gymnasium", num_envs=2, seed=2)
+    first, _ = plain.reset()
+    np.testing.assert_array_equal(obs["velocity"], np.stack([first["velocity"]] * 3, axis=1))
+    action = np.full((2, 6), 0.2)
+    obs, *_ = env.step(action)
+    nxt, *_ = plain.step(action)
+    np.testing.assert_array_equal(obs["height"][:, -1], nxt["height"])
+    np.testing.assert_array_equal(obs["height"][:, 0], first["height"])
+
+
 def test_large_seeds_are_deterministic():
     """Seeds from 2**32 seed the MT19937 by init_by_array: still one stream per seed."""
     a = envpool.make("CartpoleSwingup-v1", env_type="dm", num_envs=2, seed=2**40)
