@@ -21,9 +21,15 @@ import pytest
 
 pytest.importorskip("mujoco")
 # dm_control's quadruped escape uploads its terrain to a GL context when one can
-# be made: EGL works headless (Mesa's surfaceless platform).
+# be made: EGL works headless (Mesa's surfaceless platform). dm_control picks its
+# backend when imported; the variable is restored after, for the other tests.
+_MUJOCO_GL = os.environ.get("MUJOCO_GL")
 os.environ.setdefault("MUJOCO_GL", "egl")
-suite = pytest.importorskip("dm_control.suite")
+try:
+    suite = pytest.importorskip("dm_control.suite")
+finally:
+    if _MUJOCO_GL is None:
+        os.environ.pop("MUJOCO_GL", None)
 
 import mujoco  # noqa: E402
 
