@@ -435,6 +435,36 @@ def test_frame_stack():
     np.testing.assert_array_equal(obs["height"][:, 0], first["height"])
 
 
+def test_model_xml_option():
+    """model_xml replaces the domain's model: swingup on the two-pole XML is dm_control's
+    two_poles task (Balance(swing_up=True) on that model)."""
+    xml = envpool.make_spec("CartpoleTwoPoles-v1").config["model_xml"]
+    env = envpool.make("CartpoleSwingup-v1", env_type="dm", num_envs=1, seed=4, model_xml=xml)
+    ref = suite.load("cartpole", "two_poles", task_kwargs={"random": 4})
+    ts, r = env.reset(), ref.reset()
+    for _ in range(20):
+        np.testing.assert_array_equal(ts.observation.position[0], r.observation["position"])
+        ts, r = env.step(np.full((1, 1), 0.3)), ref.step(np.array([0.3]))
+    with pytest.raises(ValueError, match="cannot read dm_control model file"):
+        envpool.make("CartpoleSwingup-v1", env_type="dm", num_envs=1, model_dir="/nonexistent")
+
+
+def test_multi_task_pool():
+    """Tasks of one domain with the same arrays share a pool; each env keeps its task."""
+    env = envpool.make(["WalkerWalk-v1", "WalkerRun-v1"], env_type="dm", num_envs=4, seed=5)
+    ts = env.reset()
+    refs = [suite.load("walker", t, task_kwargs={"random": 5 + i}) for i, t in enumerate(["walk", "run"] * 2)]
+    for r in refs:
+        r.reset()
+    action = np.full(6, 0.1)
+    for _ in range(5):
+        ts = env.step(np.stack([action] * 4))
+        steps = [r.step(action) for r in refs]
+    for i, r in enumerate(steps):
+        np.testing.assert_array_equal(ts.observation.velocity[i], r.observation["velocity"])
+        assert ts.reward[i] == np.float32(r.reward)
+
+
 def test_large_seeds_are_deterministic():
     """Seeds from 2**32 seed the MT19937 by init_by_array: still one stream per seed."""
     a = envpool.make("CartpoleSwingup-v1", env_type="dm", num_envs=2, seed=2**40)
