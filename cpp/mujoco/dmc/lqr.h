@@ -10,6 +10,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cpp/mujoco/dmc/dmc_env.h"
 
@@ -51,7 +52,8 @@ class Lqr : public DmcEnv {
  protected:
   void InitializeEpisode() override {
     const int n = m_->nq;
-    double unit[16];
+    unit_.resize(n);
+    double* unit = unit_.data();
     for (int i = 0; i < n; ++i) unit[i] = random_.Gauss();
     const double norm = VectorNorm(unit, n);
     for (int i = 0; i < n; ++i) d_->qpos[i] = std::sqrt(2.0) * unit[i] / norm;
@@ -89,6 +91,7 @@ class Lqr : public DmcEnv {
 
   Spec spec_;
   std::vector<int> joints_;
+  std::vector<double> unit_;
 };
 
 }  // namespace envpool::mujoco::dmc
