@@ -273,6 +273,30 @@ def test_initial_state_distribution(domain, task):
         assert stats.ks_2samp(ours[:, k], theirs[:, k]).pvalue > 1e-4 / len(randomised), k
 
 
+def test_lqr_terminates_under_the_optimal_controller():
+    """The suite's one termination: LQR ends when the state norm falls below 1e-6, which
+    dm_control's optimal controller (lqr_solver, from the same seed's stiffness)
+    reaches after a few thousand steps: the same step, LAST with discount 0
+    (terminated in gymnasium), and the next step starts a new episode."""
+    from dm_control.suite import lqr_solver
+
+    ref = suite.load("lqr", "lqr_2_1", task_kwargs={"random": 3})
+    _, gain, _ = lqr_solver.solve(ref)
+    env = envpool.make("LqrLqr21-v1", env_type="dm", num_envs=1, seed=3)
+    ts, r = env.reset(), ref.reset()
+    for t in range(20000):
+        action = gain.dot(np.concatenate([r.observation["position"], r.observation["velocity"]]))
+        ts, r = env.step(action[None]), ref.step(action)
+        np.testing.assert_array_equal(ts.observation.position[0], r.observation["position"], err_msg=str(t))
+        assert int(ts.step_type[0]) == int(r.step_type), t
+        if r.last():
+            break
+    assert r.last() and r.discount == 0.0 and ts.discount[0] == 0.0 and t > 1000
+    ts, r = env.step(np.zeros((1, 1))), ref.step(np.zeros(1))
+    assert ts.first()[0] and r.first()
+    np.testing.assert_array_equal(ts.observation.position[0], r.observation["position"])
+
+
 def test_dict_observations_in_every_interface():
     """dm_control's named observations: a gymnasium Dict space, gym dicts, dm fields."""
     import gymnasium
