@@ -523,6 +523,17 @@ def test_bad_options():
         envpool.make("CartpoleNope-v1", env_type="dm", num_envs=1)
 
 
+def test_mujoco_fatal_error_raises():
+    """mju_error (here: a model whose arena is too small for humanoid's contacts)
+    reaches Python as a RuntimeError naming the env; the process lives on."""
+    xml = dmc._read("humanoid.xml").decode().replace("<option timestep", '<size memory="4K"/>\n  <option timestep')
+    env = envpool.make("HumanoidStand-v1", env_type="dm", num_envs=1, model_xml=xml)
+    with pytest.raises(RuntimeError, match="env 0 failed: MuJoCo error: mj_stackAlloc"):
+        env.reset()
+        env.step(np.zeros((1, 21)))
+    env.close()
+
+
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 def test_nan_action_does_not_crash():
     """MuJoCo's warning path: the bad control is reported (as a RuntimeWarning, or
