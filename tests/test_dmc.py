@@ -499,6 +499,51 @@ def test_multi_task_pool():
         assert ts.reward[i] == np.float32(r.reward)
 
 
+_RENDER_CODE = """
+import json, numpy as np, envpool
+from dm_control import suite
+out = []
+for domain, task, cam, h, w in CASES:
+    env = envpool.make(envpool.tasks.dmc.task_id(domain, task), env_type="dm", num_envs=1, seed=5,
+                       render_mode="rgb_array", camera_id=cam, height=h, width=w)
+    ref = suite.load(domain, task, task_kwargs={"random": 5})
+    env.reset()
+    ref.reset()
+    diffs = []
+    for t in range(4):
+        a, b = env.render()[0], ref.physics.render(height=h, width=w, camera_id=cam)
+        diffs.append([list(a.shape), int((a != b).any(axis=-1).sum())])
+        act = np.full(ref.action_spec().shape, 0.3)
+        env.step(act[None])
+        ref.step(act)
+    out.append(diffs)
+print("RESULT" + json.dumps(out))
+"""
+
+
+def test_render_matches_dm_control():
+    """render_mode="rgb_array": pixel-equal to dm_control's physics.render(height, width,
+    camera_id) from the same states, on EGL in a fresh process (libmujoco loads its GL
+    entry points once per process); the free camera (-1) as mjv_defaultFreeCamera sets it."""
+    import ctypes.util
+    import json
+    import subprocess
+    import sys
+
+    if ctypes.util.find_library("EGL") is None:
+        pytest.skip("no libEGL")
+    cases = [("cartpole", "swingup", -1, 240, 320), ("cartpole", "swingup", 0, 84, 84), ("walker", "walk", 0, 64, 96)]
+    code = f"CASES = {cases!r}\n" + _RENDER_CODE
+    env = {**os.environ, "MUJOCO_GL": "egl"}
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300, check=False)
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("RESULT")]
+    assert p.returncode == 0 and lines, p.stderr[-3000:]
+    for (_, _, _, h, w), diffs in zip(cases, json.loads(lines[-1][6:]), strict=True):
+        assert all(shape == [h, w, 3] and n == 0 for shape, n in diffs), diffs
+    with pytest.raises(ValueError, match="camera"):
+        envpool.make("CartpoleSwingup-v1", env_type="dm", num_envs=1, render_mode="rgb_array", camera_id=7)
+
+
 def test_large_seeds_are_deterministic():
     """Seeds from 2**32 seed the MT19937 by init_by_array: still one stream per seed."""
     a = envpool.make("CartpoleSwingup-v1", env_type="dm", num_envs=2, seed=2**40)

@@ -230,6 +230,10 @@ Config DmcDefaults(const std::string& task_name, double time_limit, int n_sub_st
   c.Set("n_sub_steps", int64_t{n_sub_steps});
   for (const auto& [k, v] : keys) c.Set(k, v);
   c.Set("expose_state", false);
+  // physics.render's defaults.
+  c.Set("width", int64_t{320});
+  c.Set("height", int64_t{240});
+  c.Set("camera_id", int64_t{-1});
   return c;
 }
 
@@ -275,6 +279,31 @@ DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const
   step_limit_ = std::isinf(time_limit) ? kInf : time_limit / (m_->opt.timestep * n_sub_steps_);
   d_ = mj_makeData(m_);
   if (d_ == nullptr) throw std::runtime_error("mj_makeData failed");
+  // The renderer checks the options now (a bad size or camera fails make);
+  // GL is set up at the first render.
+  RenderOptions render;
+  auto whole = [&](const char* key) {
+    const int64_t v = c.Get<int64_t>(key);
+    if (v < -1000000 || v > 1000000)
+      throw std::invalid_argument(std::string("config key '") + key + "' is out of range");
+    return static_cast<int>(v);
+  };
+  render.width = whole("width");
+  render.height = whole("height");
+  render.camera_id = whole("camera_id");
+  if (render.camera_id == -1) {
+    // dm_control's Camera: mjv_defaultFreeCamera, which the renderer's own
+    // free camera (gymnasium's) is overridden with.
+    mjvCamera cam;
+    mjv_defaultCamera(&cam);
+    mjv_defaultFreeCamera(m_, &cam);
+    render.default_camera.lookat = std::array<double, 3>{cam.lookat[0], cam.lookat[1], cam.lookat[2]};
+    render.default_camera.distance = cam.distance;
+    render.default_camera.azimuth = cam.azimuth;
+    render.default_camera.elevation = cam.elevation;
+    render.default_camera.orthographic = cam.orthographic;
+  }
+  renderer_ = std::make_unique<MujocoRenderer>(m_, render);
   if (expose_state_) {
     qpos0_.assign(m_->nq, 0.0);
     qvel0_.assign(m_->nv, 0.0);
@@ -282,6 +311,7 @@ DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const
 }
 
 DmcEnv::~DmcEnv() {
+  renderer_.reset();  // before the model it renders
   if (d_ != nullptr) mj_deleteData(d_);
   if (own_model_ && m_ != nullptr) mj_deleteModel(m_);
 }

@@ -28,6 +28,10 @@
 //   time_limit   seconds per episode (dm_control's time_limit; inf: none).
 //   n_sub_steps  physics steps per control step (dm_control's n_sub_steps,
 //                the domain's control_timestep / timestep by default).
+//   width, height, camera_id
+//                render_mode="rgb_array": dm_control's physics.render(height,
+//                width, camera_id) (defaults 240, 320, -1: the free camera
+//                as mjv_defaultFreeCamera sets it), on render.h's renderer.
 //   expose_state info "qpos0"/"qvel0": the episode's initial qpos/qvel (after
 //                initialize_episode), and the task's other random draws
 //                under EnvPool's names where it has them (reacher "target",
@@ -46,6 +50,7 @@
 #include <functional>
 #include <initializer_list>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -55,6 +60,7 @@
 #include "cpp/core/env.h"
 #include "cpp/core/spec.h"
 #include "cpp/mujoco/mujoco_env.h"  // NumpySum: numpy's pairwise summation
+#include "cpp/mujoco/render.h"
 
 namespace envpool::mujoco::dmc {
 
@@ -139,6 +145,9 @@ class DmcEnv : public Env {
   int n_sub_steps() const { return n_sub_steps_; }
   bool expose_state() const { return expose_state_; }
 
+  std::array<int, 2> RenderSize() const override { return {renderer_->height(), renderer_->width()}; }
+  void Render(uint8_t* rgb) override { renderer_->Render(d_, rgb); }
+
  protected:
   // domain: the XML's base name ("cartpole"), read from model_dir unless the
   // config has model_xml. own_model: the task edits the model per episode
@@ -200,6 +209,7 @@ class DmcEnv : public Env {
   int64_t step_count_ = 0;
   bool expose_state_;
   std::vector<double> qpos0_, qvel0_;
+  std::unique_ptr<MujocoRenderer> renderer_;
 
   void WriteState(const StateRow& out, const DmcSpec& s) const;
 };
