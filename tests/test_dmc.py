@@ -517,14 +517,35 @@ for domain, task, cam, h, w in CASES:
         env.step(act[None])
         ref.step(act)
     out.append(diffs)
-print("RESULT" + json.dumps(out))
+# from_pixels: the pixels wrapper's frame, channel first; the named observations in info
+from dm_control.suite.wrappers import pixels
+pix = []
+for domain, task, cam in PIXEL_CASES:
+    env = envpool.make(envpool.tasks.dmc.task_id(domain, task), env_type="gymnasium", num_envs=1, seed=5,
+                       from_pixels=True, camera_id=cam, img_height=64, img_width=48)
+    kwargs = {"height": 64, "width": 48, "camera_id": cam}
+    ref = pixels.Wrapper(suite.load(domain, task, task_kwargs={"random": 5}), pixels_only=True, render_kwargs=kwargs)
+    plain = suite.load(domain, task, task_kwargs={"random": 5})
+    obs, info = env.reset()
+    r, p = ref.reset(), plain.reset()
+    diffs = []
+    for t in range(4):
+        same = all(np.array_equal(info[k][0], v) for k, v in p.observation.items())
+        diffs.append([list(obs["pixels"].shape), int((obs["pixels"][0].transpose(1, 2, 0) != r.observation["pixels"]).sum()), same])
+        act = np.full(plain.action_spec().shape, 0.3)
+        obs, *_, info = env.step(act[None])
+        r, p = ref.step(act), plain.step(act)
+    pix.append(diffs)
+print("RESULT" + json.dumps([out, pix]))
 """
 
 
 def test_render_matches_dm_control():
     """render_mode="rgb_array": pixel-equal to dm_control's physics.render(height, width,
     camera_id) from the same states, on EGL in a fresh process (libmujoco loads its GL
-    entry points once per process); the free camera (-1) as mjv_defaultFreeCamera sets it."""
+    entry points once per process); the free camera (-1) as mjv_defaultFreeCamera sets it.
+    from_pixels: obs "pixels" is dm_control's pixels wrapper's frame, channel first, and
+    the task's named observations are in info."""
     import ctypes.util
     import json
     import subprocess
@@ -533,15 +554,28 @@ def test_render_matches_dm_control():
     if ctypes.util.find_library("EGL") is None:
         pytest.skip("no libEGL")
     cases = [("cartpole", "swingup", -1, 240, 320), ("cartpole", "swingup", 0, 84, 84), ("walker", "walk", 0, 64, 96)]
-    code = f"CASES = {cases!r}\n" + _RENDER_CODE
+    pixel_cases = [("cartpole", "balance", 0), ("walker", "walk", -1)]
+    code = f"CASES = {cases!r}\nPIXEL_CASES = {pixel_cases!r}\n" + _RENDER_CODE
     env = {**os.environ, "MUJOCO_GL": "egl"}
     p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300, check=False)
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("RESULT")]
     assert p.returncode == 0 and lines, p.stderr[-3000:]
-    for (_, _, _, h, w), diffs in zip(cases, json.loads(lines[-1][6:]), strict=True):
+    frames, pixel_obs = json.loads(lines[-1][6:])
+    for (_, _, _, h, w), diffs in zip(cases, frames, strict=True):
         assert all(shape == [h, w, 3] and n == 0 for shape, n in diffs), diffs
+    for diffs in pixel_obs:
+        assert all(shape == [1, 3, 64, 48] and n == 0 and same for shape, n, same in diffs), diffs
     with pytest.raises(ValueError, match="camera"):
         envpool.make("CartpoleSwingup-v1", env_type="dm", num_envs=1, render_mode="rgb_array", camera_id=7)
+
+
+def test_from_pixels_spec_and_frame_stack():
+    spec = envpool.make_spec("WalkerWalk-v1", from_pixels=True, img_height=32, img_width=40, frame_stack=2)
+    assert spec.observation_space["pixels"].shape == (6, 32, 40)  # frames stacked on the channels
+    assert set(spec.observation_space) == {"pixels"}
+    assert {"orientations", "height", "velocity"} <= set(spec.info_keys)
+    with pytest.raises(ValueError, match="img_width"):
+        envpool.make_spec("WalkerWalk-v1", from_pixels=True, img_width=0)
 
 
 def test_large_seeds_are_deterministic():

@@ -234,6 +234,10 @@ Config DmcDefaults(const std::string& task_name, double time_limit, int n_sub_st
   c.Set("width", int64_t{320});
   c.Set("height", int64_t{240});
   c.Set("camera_id", int64_t{-1});
+  // EnvPool's pixel observations.
+  c.Set("from_pixels", false);
+  c.Set("img_height", int64_t{84});
+  c.Set("img_width", int64_t{84});
   return c;
 }
 
@@ -243,6 +247,12 @@ void DmcSpec::Finish(const DmcEnv& env, const char* draws_name, int draws_size) 
     qpos0 = AddState<double>("info:qpos0", {static_cast<int>(m->nq)});
     qvel0 = AddState<double>("info:qvel0", {static_cast<int>(m->nv)});
     if (draws_name != nullptr) draws = AddState<double>(std::string("info:") + draws_name, {draws_size});
+  }
+  if (env.from_pixels()) {
+    for (ArraySpec& a : state)
+      if (a.name.rfind("obs:", 0) == 0) a.name = "info:" + a.name.substr(4);
+    const auto [h, w] = env.pixel_size();
+    pixels = AddState<uint8_t>("obs:pixels", {3, h, w}, {0.0}, {255.0});
   }
   // mujoco.action_spec: the ctrlrange of limited actuators, else
   // +-mjMAXVAL.
@@ -304,6 +314,14 @@ DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const
     render.default_camera.orthographic = cam.orthographic;
   }
   renderer_ = std::make_unique<MujocoRenderer>(m_, render);
+  if (c.Get<bool>("from_pixels")) {
+    render.height = whole("img_height");
+    render.width = whole("img_width");
+    if (render.width < 1 || render.height < 1 || render.width > 4096 || render.height > 4096)
+      throw std::invalid_argument("img_width and img_height must be in [1, 4096], got img_width=" +
+                                  std::to_string(render.width) + ", img_height=" + std::to_string(render.height));
+    pixel_renderer_ = std::make_unique<MujocoRenderer>(m_, render);
+  }
   if (expose_state_) {
     qpos0_.assign(m_->nq, 0.0);
     qvel0_.assign(m_->nv, 0.0);
@@ -311,7 +329,8 @@ DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const
 }
 
 DmcEnv::~DmcEnv() {
-  renderer_.reset();  // before the model it renders
+  renderer_.reset();  // before the model they render
+  pixel_renderer_.reset();
   if (d_ != nullptr) mj_deleteData(d_);
   if (own_model_ && m_ != nullptr) mj_deleteModel(m_);
 }
@@ -352,6 +371,7 @@ void DmcEnv::Reset(const StateRow& out) {
 }
 
 void DmcEnv::WriteState(const StateRow& out, const DmcSpec& s) const {
+  if (pixel_renderer_ != nullptr) pixel_renderer_->Render(d_, out[s.pixels], /*channel_first=*/true);
   if (!expose_state_) return;
   std::copy(qpos0_.begin(), qpos0_.end(), out[s.qpos0]);
   std::copy(qvel0_.begin(), qvel0_.end(), out[s.qvel0]);

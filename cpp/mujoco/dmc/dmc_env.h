@@ -32,6 +32,11 @@
 //                render_mode="rgb_array": dm_control's physics.render(height,
 //                width, camera_id) (defaults 240, 320, -1: the free camera
 //                as mjv_defaultFreeCamera sets it), on render.h's renderer.
+//   from_pixels, img_height, img_width
+//                pixel observations (EnvPool's): obs "pixels", the
+//                (3, img_height, img_width) uint8 frame of camera_id (as
+//                dm_control's pixels wrapper renders it, channel first);
+//                the task's named observations move to info.
 //   expose_state info "qpos0"/"qvel0": the episode's initial qpos/qvel (after
 //                initialize_episode), and the task's other random draws
 //                under EnvPool's names where it has them (reacher "target",
@@ -119,6 +124,7 @@ struct DmcSpec : EnvSpec {
   ActionKey<double> action;
   StateKey<double> qpos0, qvel0;  // index -1 unless expose_state
   StateKey<double> draws;         // the task's random draws (index -1: none)
+  StateKey<uint8_t> pixels;       // from_pixels: the frame (index -1: none)
   // Shapes come from mjModel sizes (mjtSize, 64 bits).
   StateKey<double> Obs(const std::string& name, std::initializer_list<int64_t> shape) {
     std::vector<int> dims;
@@ -126,7 +132,8 @@ struct DmcSpec : EnvSpec {
     return AddState<double>("obs:" + name, std::move(dims));
   }
   // Call after the observation keys: adds the expose_state keys (with the
-  // task's draws_size random draws as info draws_name) and the action.
+  // task's draws_size random draws as info draws_name), the pixel
+  // observation (the named ones then become info) and the action.
   void Finish(const DmcEnv& env, const char* draws_name = nullptr, int draws_size = 0);
 };
 
@@ -144,6 +151,9 @@ class DmcEnv : public Env {
   const mjModel* model() const { return m_; }
   int n_sub_steps() const { return n_sub_steps_; }
   bool expose_state() const { return expose_state_; }
+  bool from_pixels() const { return pixel_renderer_ != nullptr; }
+  // The pixel observation's {height, width}.
+  std::array<int, 2> pixel_size() const { return {pixel_renderer_->height(), pixel_renderer_->width()}; }
 
   std::array<int, 2> RenderSize() const override { return {renderer_->height(), renderer_->width()}; }
   void Render(uint8_t* rgb) override { renderer_->Render(d_, rgb); }
@@ -209,7 +219,8 @@ class DmcEnv : public Env {
   int64_t step_count_ = 0;
   bool expose_state_;
   std::vector<double> qpos0_, qvel0_;
-  std::unique_ptr<MujocoRenderer> renderer_;
+  std::unique_ptr<MujocoRenderer> renderer_;        // render()
+  std::unique_ptr<MujocoRenderer> pixel_renderer_;  // from_pixels
 
   void WriteState(const StateRow& out, const DmcSpec& s) const;
 };
