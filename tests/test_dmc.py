@@ -503,14 +503,15 @@ _RENDER_CODE = """
 import json, numpy as np, envpool
 from dm_control import suite
 out = []
-for domain, task, cam, h, w in CASES:
+for domain, task, cam, h, w, limit in CASES:
+    extra = {} if limit is None else {"time_limit": limit}
     env = envpool.make(envpool.tasks.dmc.task_id(domain, task), env_type="dm", num_envs=1, seed=5,
-                       render_mode="rgb_array", camera_id=cam, height=h, width=w)
-    ref = suite.load(domain, task, task_kwargs={"random": 5})
+                       render_mode="rgb_array", camera_id=cam, height=h, width=w, **extra)
+    ref = suite.load(domain, task, task_kwargs={"random": 5, **extra})
     env.reset()
     ref.reset()
     diffs = []
-    for t in range(4):
+    for t in range(7):
         a, b = env.render()[0], ref.physics.render(height=h, width=w, camera_id=cam)
         diffs.append([list(a.shape), int((a != b).any(axis=-1).sum())])
         act = np.full(ref.action_spec().shape, 0.3)
@@ -553,7 +554,14 @@ def test_render_matches_dm_control():
 
     if ctypes.util.find_library("EGL") is None:
         pytest.skip("no libEGL")
-    cases = [("cartpole", "swingup", -1, 240, 320), ("cartpole", "swingup", 0, 84, 84), ("walker", "walk", 0, 64, 96)]
+    # escape: its terrain changes per episode (a 3-step time limit: two episodes) and its
+    # rangefinder rays are hidden, as dm_control's MjvOption hides them.
+    cases = [
+        ("cartpole", "swingup", -1, 240, 320, None),
+        ("cartpole", "swingup", 0, 84, 84, None),
+        ("walker", "walk", 0, 64, 96, None),
+        ("quadruped", "escape", -1, 120, 160, 0.06),
+    ]
     pixel_cases = [("cartpole", "balance", 0), ("walker", "walk", -1)]
     code = f"CASES = {cases!r}\nPIXEL_CASES = {pixel_cases!r}\n" + _RENDER_CODE
     env = {**os.environ, "MUJOCO_GL": "egl"}
@@ -561,7 +569,7 @@ def test_render_matches_dm_control():
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("RESULT")]
     assert p.returncode == 0 and lines, p.stderr[-3000:]
     frames, pixel_obs = json.loads(lines[-1][6:])
-    for (_, _, _, h, w), diffs in zip(cases, frames, strict=True):
+    for (_, _, _, h, w, _), diffs in zip(cases, frames, strict=True):
         assert all(shape == [h, w, 3] and n == 0 for shape, n in diffs), diffs
     for diffs in pixel_obs:
         assert all(shape == [1, 3, 64, 48] and n == 0 and same for shape, n, same in diffs), diffs

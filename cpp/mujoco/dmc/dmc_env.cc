@@ -301,6 +301,8 @@ DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const
   render.width = whole("width");
   render.height = whole("height");
   render.camera_id = whole("camera_id");
+  // dm_control's MjvOption hides rangefinder rays.
+  render.visual_flags = {{mjVIS_RANGEFINDER, false}};
   if (render.camera_id == -1) {
     // dm_control's Camera: mjv_defaultFreeCamera, which the renderer's own
     // free camera (gymnasium's) is overridden with.

@@ -191,6 +191,11 @@ class DmcEnv : public Env {
   // actuation disabled.
   void Forward() { mj_forward(m_, d_); }
   void ForwardWithoutActuation();
+  // The task edits hfield_data per episode: the renderers upload it.
+  void UploadHFieldsWhenRendering() {
+    renderer_->set_upload_hfields(true);
+    if (pixel_renderer_ != nullptr) pixel_renderer_->set_upload_hfields(true);
+  }
   // physics.step(n) with legacy_step (dm_control's default).
   void PhysicsStep(int n);
 

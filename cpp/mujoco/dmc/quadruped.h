@@ -166,6 +166,7 @@ class Quadruped : public DmcEnv {
     if (fetch_ || escape_) workspace_ = Id(mjOBJ_SITE, "workspace");
     if (escape_ && (m_->nhfield < 1 || m_->hfield_nrow[0] != m_->hfield_ncol[0]))
       throw std::invalid_argument("quadruped escape: the model needs a square height field");
+    if (escape_) UploadHFieldsWhenRendering();
     if (fetch_) {
       ball_body_ = Id(mjOBJ_BODY, "ball");
       ball_geom_ = Id(mjOBJ_GEOM, "ball");
