@@ -335,6 +335,18 @@ def test_time_limit_ends_with_last_and_discount_one():
     assert ts.last()[0] and ts.discount[0] == 1.0
 
 
+def test_max_episode_steps_alone_sets_the_episode_length():
+    """EnvPool's way: max_episode_steps given without time_limit is the episode length
+    (the time limit is lifted), still LAST with discount 1."""
+    env = envpool.make("CartpoleBalance-v1", env_type="dm", num_envs=1, max_episode_steps=1200)
+    assert math.isinf(env.spec.config["time_limit"])
+    env.reset()
+    for t in range(1200):
+        ts = env.step(np.zeros((1, 1)))
+        assert ts.last()[0] == (t == 1199), t
+    assert ts.discount[0] == 1.0
+
+
 def test_options_match_dm_control():
     # time_limit, n_sub_steps (dm_control's environment_kwargs)
     _rollout_equal(

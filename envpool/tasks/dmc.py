@@ -9,8 +9,11 @@ the engine as ``model_xml``; ``tests/test_dmc.py`` checks that the compiled mode
 equals ``suite.load``'s.
 
 Options (besides the engine's): ``task_name``, ``time_limit`` (seconds, as
-dm_control's; ``max_episode_steps`` follows it unless given), ``n_sub_steps``
-(physics steps per control step), ``expose_state`` (info ``qpos0``/``qvel0``).
+dm_control's; ``max_episode_steps`` follows it unless given, and a
+``max_episode_steps`` given alone sets the episode length, as in EnvPool),
+``n_sub_steps`` (physics steps per control step), ``expose_state`` (info
+``qpos0``/``qvel0`` and the task's random draws), rendering and pixel options
+(see the README).
 """
 
 from __future__ import annotations
@@ -350,7 +353,11 @@ def _prepare(domain: str) -> Any:
             xml = build_xml(merged["task_name"])
             if xml is not None:
                 merged["model_xml"] = xml.decode()
-        if "max_episode_steps" not in user and ("time_limit" in user or "n_sub_steps" in user):
+        if "max_episode_steps" in user and "time_limit" not in user:
+            # EnvPool's way to set the episode length: the engine's limit alone
+            # (LAST with discount 1, as dm_control's time limit).
+            merged["time_limit"] = math.inf
+        elif "max_episode_steps" not in user and ("time_limit" in user or "n_sub_steps" in user):
             try:
                 limit, n = float(merged["time_limit"]), int(merged["n_sub_steps"])
             except (TypeError, ValueError, OverflowError):
