@@ -45,12 +45,12 @@ _PY_DEFAULTS: dict[str, Any] = {
 
 # Task options handled here in Python, with their defaults: frame_stack
 # (EnvPool's observation stacking) for the MuJoCo tasks (those registered
-# with an assets_dir).
+# with an assets_dir: gymnasium's; or a model_dir: the dm_control suite's).
 _PY_TASK_KEYS = ("frame_stack",)
 
 
 def _task_py_defaults(task: Any) -> dict[str, Any]:
-    return {"frame_stack": 1} if "assets_dir" in task.config else {}
+    return {"frame_stack": 1} if "assets_dir" in task.config or "model_dir" in task.config else {}
 
 
 def _autoreset_mode(value: Any) -> Any:
@@ -177,6 +177,8 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
         merged["autoreset_mode"] = _autoreset_mode(merged["autoreset_mode"])
     if "assets_dir" in task.config:  # the MuJoCo tasks
         _camera_keys(merged)
+    if task.prepare is not None:
+        task.prepare(merged, config)
     full, state_spec, action_spec = _envpool.make_spec(task.family, merged)
     if full.get("batch_size") == 0:
         full["batch_size"] = full["num_envs"]  # EnvPool's config reports the resolved batch size

@@ -336,6 +336,11 @@ REASONS = [
     ("ray", "CartPole-v1", SYNC, (), None),
     ("ray", "CartPole-v1", Case("T", 1, 1, 1), (), "need num_envs >= 2"),
     ("ray", "CartPole-v1", SYNC, ("ray",), "Ray not installed"),
+    ("raw", "WalkerWalk-v1", SYNC, (), None),
+    ("dm-control", "WalkerWalk-v1", SYNC, (), None),
+    ("dm-control", "WalkerWalk-v1", ASYNC, (), "no batch_size < num_envs mode"),
+    ("dm-control", "WalkerWalk-v1", SYNC, ("dm_control",), "dm_control not installed"),
+    ("dm-control", "CartPole-v1", SYNC, (), "dm_control suite tasks only"),
     ("python:", "CartPole-v1", SYNC, (), "name an interpreter"),
     ("python:/nonexistent/python", "CartPole-v1", SYNC, (), "no executable interpreter at /nonexistent/python"),
 ]
@@ -680,7 +685,9 @@ def test_pixel_observations_against_gymnasium(tmp_path):
     rep = json.loads(out_json.read_text())
     assert rep["settings"]["options"] == {"from_pixels": True}
     rows = {r["engine"]: r for r in rep["results"]}
-    assert rows["envpool"]["status"] == rows["gymnasium-sync"]["status"] == "ok", rows
+    assert rows["envpool"]["status"] == rows["gymnasium-sync"]["status"] == "ok", [
+        (r["status"], r["reason"]) for r in rows.values()
+    ]
     assert rows["raw"]["status"] == "n/a" and "no rendering" in rows["raw"]["reason"]
 
 

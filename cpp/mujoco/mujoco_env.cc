@@ -319,6 +319,10 @@ bool MujocoEnv::StateFinite() const {
 }
 
 std::function<void()> MakeRawStepper(const MujocoEnv& env, uint64_t seed) {
+  return MakeRawStepper(env.model(), env.frame_skip(), seed);
+}
+
+std::function<void()> MakeRawStepper(const mjModel* model, int frame_skip, uint64_t seed) {
   struct Raw {
     mjModel* m = nullptr;
     mjData* d = nullptr;
@@ -331,10 +335,10 @@ std::function<void()> MakeRawStepper(const MujocoEnv& env, uint64_t seed) {
     }
   };
   auto raw = std::make_shared<Raw>();
-  raw->m = mj_copyModel(nullptr, env.model());
+  raw->m = mj_copyModel(nullptr, model);
   raw->d = raw->m ? mj_makeData(raw->m) : nullptr;
   if (!raw->m || !raw->d) throw std::runtime_error("MuJoCo allocation failed");
-  raw->frame_skip = env.frame_skip();
+  raw->frame_skip = frame_skip;
   raw->state = seed * 0x9E3779B97F4A7C15ULL + 1;
   mj_forward(raw->m, raw->d);
   return [raw] {

@@ -267,6 +267,9 @@ class MujocoEnv : public Env {
 // A bare copy of the env's model and a fresh mjData stepping frame_skip
 // mj_steps per call with random ctrl: the bench's raw ceiling.
 std::function<void()> MakeRawStepper(const MujocoEnv& env, uint64_t seed);
+// The same for any model: frame_skip mj_steps per call (the dm_control
+// suite's raw ceiling steps n_sub_steps).
+std::function<void()> MakeRawStepper(const mjModel* model, int frame_skip, uint64_t seed);
 
 }  // namespace envpool::mujoco
 

@@ -1,10 +1,32 @@
-// Registers the MuJoCo families: one per task and version ("Ant-v4",
-// "Ant-v5", ...). A new task is a file in gym/ (or dmc/) and one line here.
+// Registers the MuJoCo families: one per gymnasium task and version
+// ("Ant-v4", "Ant-v5", ...) and one per dm_control domain ("DmcCartpole",
+// whose tasks are its task_name values). A new task is a file in gym/ (or a
+// domain in dmc/) and one line here.
 #include <memory>
 #include <string>
 #include <utility>
 
 #include "cpp/core/env.h"
+#include "cpp/mujoco/dmc/acrobot.h"
+#include "cpp/mujoco/dmc/ball_in_cup.h"
+#include "cpp/mujoco/dmc/cartpole.h"
+#include "cpp/mujoco/dmc/cheetah.h"
+#include "cpp/mujoco/dmc/dmc_env.h"
+#include "cpp/mujoco/dmc/dog.h"
+#include "cpp/mujoco/dmc/finger.h"
+#include "cpp/mujoco/dmc/fish.h"
+#include "cpp/mujoco/dmc/hopper.h"
+#include "cpp/mujoco/dmc/humanoid.h"
+#include "cpp/mujoco/dmc/humanoid_cmu.h"
+#include "cpp/mujoco/dmc/lqr.h"
+#include "cpp/mujoco/dmc/manipulator.h"
+#include "cpp/mujoco/dmc/pendulum.h"
+#include "cpp/mujoco/dmc/point_mass.h"
+#include "cpp/mujoco/dmc/quadruped.h"
+#include "cpp/mujoco/dmc/reacher.h"
+#include "cpp/mujoco/dmc/stacker.h"
+#include "cpp/mujoco/dmc/swimmer.h"
+#include "cpp/mujoco/dmc/walker.h"
 #include "cpp/mujoco/gym/ant.h"
 #include "cpp/mujoco/gym/half_cheetah.h"
 #include "cpp/mujoco/gym/hopper.h"
@@ -43,6 +65,22 @@ void RegisterGym(const std::string& name) {
   }
 }
 
+// A dm_control domain: one family, its tasks selected by task_name.
+template <class Domain>
+void RegisterDmc(const std::string& name) {
+  envpool::Family f{
+      "Dmc" + name,
+      Domain::Defaults(),
+      [](const Config& c) -> envpool::EnvSpec { return Domain(c).spec(); },
+      [](const Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Domain>(c); },
+      [](const Config& c, uint64_t seed) { return envpool::mujoco::dmc::MakeRawStepper(Domain(c), seed); },
+  };
+  f.kind = "dmc";
+  f.task_module = "envpool.tasks.dmc";
+  f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
+  envpool::RegisterFamily(std::move(f));
+}
+
 void Register() {
   namespace mj = envpool::mujoco;
   mj::CheckMujocoVersion();
@@ -58,6 +96,25 @@ void Register() {
   RegisterGym<mj::gym::Reacher>("Reacher");
   RegisterGym<mj::gym::Swimmer>("Swimmer");
   RegisterGym<mj::gym::Walker2d>("Walker2d");
+  RegisterDmc<mj::dmc::Acrobot>("Acrobot");
+  RegisterDmc<mj::dmc::BallInCup>("BallInCup");
+  RegisterDmc<mj::dmc::Cartpole>("Cartpole");
+  RegisterDmc<mj::dmc::Cheetah>("Cheetah");
+  RegisterDmc<mj::dmc::Dog>("Dog");
+  RegisterDmc<mj::dmc::Finger>("Finger");
+  RegisterDmc<mj::dmc::Fish>("Fish");
+  RegisterDmc<mj::dmc::Hopper>("Hopper");
+  RegisterDmc<mj::dmc::Humanoid>("Humanoid");
+  RegisterDmc<mj::dmc::HumanoidCMU>("HumanoidCMU");
+  RegisterDmc<mj::dmc::Lqr>("Lqr");
+  RegisterDmc<mj::dmc::Manipulator>("Manipulator");
+  RegisterDmc<mj::dmc::Pendulum>("Pendulum");
+  RegisterDmc<mj::dmc::PointMass>("PointMass");
+  RegisterDmc<mj::dmc::Quadruped>("Quadruped");
+  RegisterDmc<mj::dmc::Reacher>("Reacher");
+  RegisterDmc<mj::dmc::Stacker>("Stacker");
+  RegisterDmc<mj::dmc::Swimmer>("Swimmer");
+  RegisterDmc<mj::dmc::Walker>("Walker");
 }
 
 const envpool::FamilyRegistrar registrar(&Register);

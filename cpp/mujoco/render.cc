@@ -331,6 +331,8 @@ void MujocoRenderer::Render(mjData* d, uint8_t* rgb, bool channel_first) {
   t.Sweep();
   if (!set_up_) SetUp(d);
   mjrContext* con = t.Get(model_serial_, m_, off_width_, off_height_);
+  if (upload_hfields_)
+    for (int i = 0; i < m_->nhfield; ++i) mjr_uploadHField(m_, con, i);
   // OffScreenViewer.render(camera_id=...): -1 is the free camera.
   camera_.type = camera_id_ == -1 ? mjCAMERA_FREE : mjCAMERA_FIXED;
   camera_.fixedcamid = camera_id_;

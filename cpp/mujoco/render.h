@@ -84,6 +84,11 @@ class MujocoRenderer {
   // available, or what MuJoCo's renderer raises.
   void Render(mjData* d, uint8_t* rgb, bool channel_first = false);
 
+  // Upload the model's height fields to the GL context before each frame:
+  // for a model whose hfield_data changes between frames (dm_control's
+  // quadruped escape draws its terrain per episode and uploads it then).
+  void set_upload_hfields(bool on) { upload_hfields_ = on; }
+
  private:
   void SetUp(mjData* d);
 
@@ -96,6 +101,7 @@ class MujocoRenderer {
   int off_width_, off_height_;  // the offscreen buffer: at least the frame
   uint64_t model_serial_ = 0;   // 0: not registered (no render yet)
   bool set_up_ = false;
+  bool upload_hfields_ = false;
   mjvScene scene_;
   mjvCamera camera_;
   mjvOption option_;

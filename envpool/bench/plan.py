@@ -78,7 +78,10 @@ def resolve_task(task_id: str) -> Task:
     except ValueError:
         return Task(task_id, registered=False)
     defaults = _jsonable(dict(_envpool.family_defaults(ts.family)))
-    overrides = _jsonable(dict(ts.config))
+    overrides = dict(ts.config)
+    if ts.prepare is not None:  # as a make completes them (e.g. the dm_control tasks' model XML)
+        ts.prepare(overrides, {})
+    overrides = _jsonable(overrides)
     config = {k: v for k, v in overrides.items() if k in defaults}  # not e.g. reward_threshold
     full = {**defaults, **overrides}
     kind = families()[ts.family]["kind"]

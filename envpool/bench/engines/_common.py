@@ -78,7 +78,8 @@ def pixel_backend(spec: dict) -> None:
     LP_NUM_THREADS says otherwise; it is 1 here unless set, so that each engine renders on its own
     threads only (gymnasium's SyncVectorEnv on one core, envpool on its num_threads)."""
     if (spec.get("full_config") or {}).get("from_pixels"):
-        os.environ.setdefault("MUJOCO_GL", "osmesa")
+        if "MUJOCO_GL" not in os.environ:  # PyOpenGL (gymnasium's renderer) must agree
+            os.environ["MUJOCO_GL"] = os.environ["PYOPENGL_PLATFORM"] = "osmesa"
         os.environ.setdefault("PYOPENGL_PLATFORM", os.environ["MUJOCO_GL"])
         os.environ.setdefault("LP_NUM_THREADS", "1")
 
