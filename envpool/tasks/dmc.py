@@ -348,7 +348,9 @@ def _prepare(domain: str) -> Any:
 
     def prepare(merged: dict[str, Any], user: dict[str, Any]) -> None:
         if not _SUITE:
-            raise ModuleNotFoundError("the dm_control tasks read their models from dm_control: pip install 'envpool[dmc]' (dm-control==1.0.50)")
+            raise ModuleNotFoundError(
+                "the dm_control tasks read their models from dm_control: pip install 'envpool[dmc]' (dm-control==1.0.50)"
+            )
         if build_xml is not None and not merged.get("model_xml"):
             xml = build_xml(merged["task_name"])
             if xml is not None:
