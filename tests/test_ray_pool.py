@@ -153,6 +153,20 @@ def _block(actor, seconds):
     return actor.__ray_call__.remote(lambda self: time.sleep(seconds))
 
 
+def _kill_and_wait(actor, timeout=30.0):
+    """ray.kill returns before the actor is gone: a call made right after it can still run.
+    Waits until the actor refuses calls."""
+    ray.kill(actor)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            ray.get(actor.__ray_ready__.remote(), timeout=5)
+        except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+            return
+        time.sleep(0.05)
+    raise AssertionError("the killed actor still answers")
+
+
 def test_async_recv_returns_the_first_envs_to_finish_across_actors(pools):
     n, b = 6, 2
     envs = pools("CartPole-v1", "gymnasium", num_envs=n, num_actors=3, batch_size=b, seed=0, placement=ONE_PER_NODE)
@@ -258,7 +272,7 @@ def test_actor_death_raises_naming_the_lost_env_ids(pools, mode):
     lost = envs.actor_env_ids[1]
     if mode == "sync":
         envs.reset()
-        ray.kill(envs.actors[1])
+        _kill_and_wait(envs.actors[1])
         with pytest.raises(ActorLostError, match=r"actor 1 .*envs 2\.\.3") as err:
             envs.step(np.zeros(n, dtype=np.int64))
         np.testing.assert_array_equal(err.value.lost_env_ids, lost)
