@@ -11,14 +11,16 @@
 
 Every measurement runs in its own subprocess (MuJoCo's GL backend is per process), in
 interleaved rounds; the table shows the median over rounds and the ratio to gymnasium taken
-within each round. llvmpipe (Mesa's software rasterizer, behind OSMesa and Mesa's EGL) gives
-every GL context its own rasterizer threads, one per core by default: ``--lp-threads 1`` (the
-default here) sets ``LP_NUM_THREADS=1`` so that gymnasium renders on one core and envpool on
-its T stepping threads; ``--lp-threads default`` leaves llvmpipe alone.
+within each round. llvmpipe (Mesa's software rasterizer, behind OSMesa and Mesa's EGL) has
+one rasterizer per process, with one thread per core by default: ``--lp-threads 1`` (the
+default here) sets ``LP_NUM_THREADS=1`` so that gymnasium renders on one core;
+``--lp-threads default`` leaves llvmpipe alone. envpool's ``render_processes`` option
+(``--render-processes``, default ``auto``: helper processes on Mesa) says where its frames
+are drawn. CPU-seconds include the helper processes'.
 
     python benchmarks/mujoco_render.py                          # HalfCheetah-v4, 8 envs, 2 threads, OSMesa
     python benchmarks/mujoco_render.py --mode render --size 480 --rounds 3
-    python benchmarks/mujoco_render.py --backend egl --json out.json
+    python benchmarks/mujoco_render.py --backend egl --render-processes off --json out.json
 """
 
 from __future__ import annotations
@@ -32,7 +34,30 @@ import sys
 import time
 
 
-def _child(which: str, mode: str, task: str, n: int, threads: int, size: int, seconds: float) -> dict:
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its live children (envpool's render servers, which
+    are reaped only when their threads exit)."""
+    total = time.process_time()
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        try:
+            with open(f"/proc/{os.getpid()}/task/{task}/children") as f:
+                pids = f.read().split()
+        except FileNotFoundError:
+            continue
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except FileNotFoundError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+def _child(
+    which: str, mode: str, task: str, n: int, threads: int, size: int, seconds: float, processes: str = "auto"
+) -> dict:
     import warnings
 
     import numpy as np
@@ -52,6 +77,7 @@ def _child(which: str, mode: str, task: str, n: int, threads: int, size: int, se
                 render_env_ids=list(range(n)),
                 width=size,
                 height=size,
+                render_processes=processes,
             )
             envs.reset(seed=0)
             call, per_call = envs.render, n
@@ -64,6 +90,7 @@ def _child(which: str, mode: str, task: str, n: int, threads: int, size: int, se
                 from_pixels=True,
                 img_height=size,
                 img_width=size,
+                render_processes=processes,
             )
             envs.reset(seed=0)
             actions = [rng.uniform(-1, 1, (n, *envs.action_space.shape)).astype(np.float32) for _ in range(16)]
@@ -104,11 +131,11 @@ def _child(which: str, mode: str, task: str, n: int, threads: int, size: int, se
     warm_end = time.perf_counter() + min(1.0, seconds / 4)
     while time.perf_counter() < warm_end:
         call()
-    calls, t0, c0 = 0, time.perf_counter(), time.process_time()
+    calls, t0, c0 = 0, time.perf_counter(), _cpu_seconds()
     while time.perf_counter() - t0 < seconds:
         call()
         calls += 1
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    wall, cpu = time.perf_counter() - t0, _cpu_seconds() - c0
     return {"per_s": calls * per_call / wall, "per_cpu_s": calls * per_call / cpu}
 
 
@@ -120,7 +147,7 @@ def _measure(args, which: str, mode: str) -> dict:
         f"import json, sys; sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})\n"
         "from mujoco_render import _child\n"
         f"print('RESULT' + json.dumps(_child({which!r}, {mode!r}, {args.task!r}, {args.num_envs}, {args.threads}, "
-        f"{args.size}, {args.seconds})))"
+        f"{args.size}, {args.seconds}, {args.render_processes!r})))"
     )
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
     lines = [line for line in out.stdout.splitlines() if line.startswith("RESULT")]
@@ -138,6 +165,7 @@ def main() -> None:
     p.add_argument("--size", type=int, default=84, help="frame width and height (render and pixels)")
     p.add_argument("--backend", choices=["osmesa", "egl"], default="osmesa")
     p.add_argument("--lp-threads", default="1", help="LP_NUM_THREADS for llvmpipe, or 'default'")
+    p.add_argument("--render-processes", choices=["auto", "on", "off"], default="auto")
     p.add_argument("--seconds", type=float, default=5.0)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--json")
@@ -151,7 +179,8 @@ def main() -> None:
     load = os.getloadavg()
     print(
         f"{args.task}, {args.num_envs} envs, envpool on {args.threads} threads, {args.size}x{args.size}, "
-        f"MUJOCO_GL={args.backend}, LP_NUM_THREADS={args.lp_threads}, {args.rounds} rounds of {args.seconds:g} s, "
+        f"MUJOCO_GL={args.backend}, LP_NUM_THREADS={args.lp_threads}, render_processes={args.render_processes}, "
+        f"{args.rounds} rounds of {args.seconds:g} s, "
         f"load average {load[0]:.1f} on {os.cpu_count()} cores"
     )
     unit = {"render": "frames/s", "pixels": "steps/s"}

@@ -111,7 +111,8 @@ def _camera_keys(merged: dict[str, Any]) -> None:
     camera_name / default_camera_config / visual_options is -1 / "" / "" / "", a
     default_camera_config dict (mjvCamera attribute -> value) becomes the engine's text,
     "key=value;...", with lookat's three numbers comma separated, and a visual_options
-    dict (mjtVisFlag -> bool) "flag=0|1;..."."""
+    dict (mjtVisFlag -> bool) "flag=0|1;...". render_processes: True / False / None are
+    "on" / "off" / "auto"."""
     if "camera_id" in merged and merged["camera_id"] is None:
         merged["camera_id"] = -1
     if "camera_name" in merged and merged["camera_name"] is None:
@@ -140,6 +141,9 @@ def _camera_keys(merged: dict[str, Any]) -> None:
             merged["visual_options"] = ";".join(f"{int(k)}={int(bool(v))}" for k, v in vis.items())
         except (TypeError, ValueError) as e:
             raise TypeError(f"visual_options must map mjtVisFlag indices to bools, got {vis!r}") from e
+    procs = merged.get("render_processes", "auto")
+    if procs is None or isinstance(procs, (bool, np.bool_)):
+        merged["render_processes"] = "auto" if procs is None else ("on" if procs else "off")
 
 
 class Frames(np.ndarray):

@@ -104,14 +104,19 @@ CASES = [
     ("Reacher-v5", {"default_camera_config": {"trackbodyid": 0, "distance": 1.0, "elevation": -90.0}}, {"steps": 2}),
     # gymnasium's visual_options (mjvOption flags: contact points and forces, centres of mass) and max_geom
     ("Ant-v5", {"visual_options": {14: True, 16: True, 9: True}, "max_geom": 400, "width": 240, "height": 240}, {}),
-    # Several envs on two stepping threads: each thread renders in its own context.
+    # Several envs on two stepping threads: each thread renders in its own context (its helper
+    # process's, on Mesa's software rasterizer), or in the thread itself.
     ("HalfCheetah-v5", {"width": 240, "height": 240}, {"num_envs": 8, "num_threads": 2, "steps": 3}),
+    ("HalfCheetah-v5", {"width": 240, "height": 240, "render_processes": "off"}, {"num_envs": 4, "num_threads": 2}),
+    ("Ant-v5", {"camera_name": "track", "render_processes": "on"}, {"num_envs": 2, "num_threads": 2}),
+    ("Humanoid-v5", {"width": 160, "height": 120, "render_processes": False}, {}),
 ]
 
 
 # from_pixels: task, options (img size, camera, frame_stack)
 PIXEL_CASES = [
     ("HalfCheetah-v4", {}),
+    ("HalfCheetah-v4", {"render_processes": "off"}),
     ("Hopper-v5", {"img_height": 48, "img_width": 64, "frame_stack": 3}),
     ("Ant-v5", {"camera_name": "track", "frame_stack": 2}),
 ]
@@ -171,6 +176,99 @@ print("OK")
     assert out.returncode == 0 and "OK" in out.stdout, out.stderr[-4000:]
 
 
+_PROCESS_CODE = """
+import os, signal, threading, time, numpy as np, envpool
+
+MAIN = str(threading.get_native_id())
+
+def servers():
+    # this process's children, as (pid, thread that started it); render servers are its only ones
+    out = []
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        with open(f"/proc/{os.getpid()}/task/{task}/children") as f:
+            out += [(int(pid), task) for pid in f.read().split()]
+    return sorted(out)
+
+def make(mode, **kw):
+    e = envpool.make("Hopper-v5", env_type="gymnasium", num_envs=4, num_threads=2, render_mode="rgb_array",
+                     render_env_ids=[0, 1, 2, 3], width=64, height=48, render_processes=mode, seed=3, **kw)
+    e.reset()
+    return e
+
+frames = {}
+for mode in ("off", "on", "auto", None, True, False):
+    before = servers()
+    e = make(mode)
+    frames[mode] = e.render()
+    new = [s for s in servers() if s not in before]
+    names = {open(f"/proc/{pid}/comm").read().strip() for pid, _ in new}
+    print("SERVERS", repr(mode), len(new), sorted(names))
+    e.close()
+    # the workers' servers end with them; the calling thread's (it helps render while it
+    # waits) lives as long as that thread
+    print("AFTER_CLOSE", repr(mode), len([s for s in servers() if s[1] != MAIN]))
+print("EQUAL", all(np.array_equal(frames["off"], f) for f in frames.values()))
+
+# A server that dies: the render that needed it raises, the next one starts a new server.
+e = make("on")
+first = e.render()
+for pid, _ in servers():
+    os.kill(pid, signal.SIGKILL)
+time.sleep(0.2)
+try:
+    e.render()
+    print("NO_ERROR")
+except RuntimeError as err:
+    print("ERROR", str(err).splitlines()[0])
+print("RECOVERED", np.array_equal(e.render(), first), len(servers()) > 0)
+e.close()
+print("END", len([s for s in servers() if s[1] != MAIN]))
+"""
+
+
+@osmesa
+def test_render_processes() -> None:
+    """render_processes: "on"/True renders in one helper process per thread that renders
+    (the stepping threads, and the calling thread, which helps while it waits), "off"/False
+    on the thread, "auto"/None in helpers on Mesa's software rasterizer (OSMesa here), with
+    the same frames every way; close() ends the workers' helpers. A helper that dies makes
+    the render that needed it raise a RuntimeError, and the next render starts a new one."""
+    out = _run(_PROCESS_CODE, MUJOCO_GL="osmesa")
+    assert out.returncode == 0, out.stderr[-4000:]
+    lines = out.stdout.splitlines()
+    servers = {ln.split()[1]: ln for ln in lines if ln.startswith("SERVERS")}
+    for mode in ("'on'", "'auto'", "None", "True"):
+        fields = servers[mode].split(maxsplit=3)
+        # one per thread that rendered: 1 to 3 (two workers, the caller) the first time
+        assert 1 <= int(fields[2]) <= 3 and fields[3] == "['envpool_render_']", servers[mode]
+    for mode in ("'off'", "False"):
+        assert servers[mode].split()[2] == "0", servers[mode]
+    assert all(ln.split()[2] == "0" for ln in lines if ln.startswith("AFTER_CLOSE")), lines
+    assert "EQUAL True" in lines, lines
+    error = next(ln for ln in lines if ln.startswith(("ERROR", "NO_ERROR")))
+    assert "render process" in error and "killed by signal 9" in error, error
+    assert "RECOVERED True True" in lines and "END 0" in lines, lines
+
+
+@osmesa
+def test_render_server_missing_is_an_exception() -> None:
+    code = """
+import envpool
+for mode in ("on", "auto"):
+    e = envpool.make("Hopper-v5", env_type="gymnasium", num_envs=1, render_mode="rgb_array", render_processes=mode)
+    e.reset()
+    try:
+        e.render()
+        print("RENDERED", mode)
+    except RuntimeError as err:
+        print("ERROR", mode, str(err).splitlines()[0])
+"""
+    out = _run(code, MUJOCO_GL="osmesa", ENVPOOL_RENDER_SERVER="/nonexistent/envpool_render_server")
+    assert out.returncode == 0, out.stderr[-4000:]
+    errors = [ln for ln in out.stdout.splitlines() if ln.startswith("ERROR")]
+    assert len(errors) == 2 and all("cannot start the MuJoCo render server" in ln for ln in errors), out.stdout
+
+
 # ---------------------------------------------------------------------------
 # Bad input: ValueError / TypeError at make, before any GL is touched.
 
@@ -195,6 +293,7 @@ print("OK")
         ({"visual_options": {99: True}}, ValueError, r"mjtVisFlag index in \[0, "),
         ({"visual_options": {"contacts": True}}, TypeError, "visual_options must map mjtVisFlag indices"),
         ({"max_geom": 0}, ValueError, "max_geom must be in"),
+        ({"render_processes": "sometimes"}, ValueError, "render_processes must be"),
     ],
 )
 def test_bad_render_options(kwargs, error, match) -> None:

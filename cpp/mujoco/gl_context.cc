@@ -101,6 +101,7 @@ struct Platform {
   std::string name;          // "egl" / "osmesa"
   std::string error;         // why there is none
   bool bad_setting = false;  // the error is a bad MUJOCO_GL value
+  bool software = false;     // Mesa's software rasterizer (see GLContext::Software)
   Egl egl;
   Osmesa osmesa;
 };
@@ -335,7 +336,8 @@ class OsmesaContext : public GLContext {
 };
 
 // Whether a context works on this thread: made current and released.
-bool Probe(const Platform& p, std::string* why) {
+// *renderer: EGL's GL_RENDERER string.
+bool Probe(const Platform& p, std::string* why, std::string* renderer = nullptr) {
   try {
     std::unique_ptr<GLContext> c;
     if (p.kind == Kind::kEgl)
@@ -343,6 +345,12 @@ bool Probe(const Platform& p, std::string* why) {
     else
       c = std::make_unique<OsmesaContext>(p.osmesa);
     GLContext::Scope scope(*c);
+    if (renderer != nullptr && p.kind == Kind::kEgl) {
+      constexpr unsigned kGlRenderer = 0x1F01;
+      auto get_string = reinterpret_cast<const unsigned char* (*)(unsigned)>(p.egl.GetProcAddress("glGetString"));
+      const unsigned char* s = get_string != nullptr ? get_string(kGlRenderer) : nullptr;
+      if (s != nullptr) *renderer = reinterpret_cast<const char*>(s);
+    }
     return true;
   } catch (const std::exception& e) {
     *why = e.what();
@@ -354,13 +362,16 @@ bool TryEgl(Platform* p, std::string* why) {
   std::string loaded;
   if (!SetUpEgl(&p->egl, &loaded, why)) return false;
   p->kind = Kind::kEgl;
-  if (!Probe(*p, why)) {
+  std::string renderer;
+  if (!Probe(*p, why, &renderer)) {
     p->kind = Kind::kNone;
     p->egl.Terminate(p->egl.display);
     return false;
   }
   Promote(loaded);
   p->name = "egl";
+  // Mesa's device display without a GPU: "llvmpipe (LLVM 15.0.6, 256 bits)".
+  p->software = renderer.find("llvmpipe") != std::string::npos || renderer.find("softpipe") != std::string::npos;
   return true;
 }
 
@@ -374,6 +385,7 @@ bool TryOsmesa(Platform* p, std::string* why) {
   }
   Promote(loaded);
   p->name = "osmesa";
+  p->software = true;  // OSMesa draws with Mesa's software rasterizers only
   return true;
 }
 
@@ -435,5 +447,7 @@ std::unique_ptr<GLContext> GLContext::Create() {
 }
 
 std::string GLContext::Backend() { return GetPlatform().name; }
+
+bool GLContext::Software() { return GetPlatform().software; }
 
 }  // namespace envpool::mujoco

@@ -43,6 +43,10 @@ class GLContext {
   // The process's backend, "egl" or "osmesa" (chosen if not yet); throws
   // like Create().
   static std::string Backend();
+  // Whether the backend draws with Mesa's software rasterizer (OSMesa, or
+  // EGL's llvmpipe/softpipe), whose contexts in one process draw one frame
+  // at a time (render_process.h); throws like Create().
+  static bool Software();
 
   // Destroy on the thread that created it.
   virtual ~GLContext() = default;

@@ -102,6 +102,7 @@ RenderOptions ReadRenderOptions(const Config& c) {
   o.default_camera = CameraConfig::Parse(c.Get<std::string>("default_camera_config"));
   o.max_geom = whole("max_geom");
   o.visual_flags = RenderOptions::ParseVisualOptions(c.Get<std::string>("visual_options"));
+  o.process = RenderOptions::ParseProcess(c.Get<std::string>("render_processes"));
   return o;
 }
 
@@ -121,6 +122,8 @@ void AddRenderDefaults(Config* c, const std::string& default_camera_config) {
   c->Set("img_height", int64_t{84});
   c->Set("img_width", int64_t{84});
   c->Set("state_in_info", false);
+  // Where frames are drawn (RenderOptions::Process).
+  c->Set("render_processes", std::string("auto"));
 }
 
 Range GetRange(const Config& c, const std::string& key) {

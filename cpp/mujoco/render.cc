@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cpp/mujoco/gl_context.h"
+#include "cpp/mujoco/render_process.h"
 
 namespace envpool::mujoco {
 namespace {
@@ -143,6 +144,38 @@ struct ThreadState {
 
 thread_local ThreadState t_state;
 
+// Per thread: the helper process that draws its frames (render_process.h),
+// and the model retirements it has been told of.
+struct ThreadProcess {
+  std::unique_ptr<RenderProcess> process;
+  uint64_t retirements_seen = 0;
+
+  RenderProcess& Get() {
+    if (process != nullptr && process->dead()) process.reset();
+    if (process == nullptr) process = RenderProcess::Spawn(GLContext::Backend());
+    ModelRegistry& r = Registry();
+    const uint64_t now = r.retirements.load(std::memory_order_acquire);
+    if (now != retirements_seen) {
+      std::vector<uint64_t> live;
+      {
+        std::lock_guard<std::mutex> lock(r.mu);
+        for (const auto& kv : r.live) live.push_back(kv.second.first);
+      }
+      process->KeepModels(live);
+      retirements_seen = now;
+    }
+    return *process;
+  }
+};
+
+thread_local ThreadProcess t_process;
+
+// Whether Process::kAuto renders in helper processes (decided once).
+bool AutoInProcess() {
+  static const bool on = GLContext::Software() && !RenderProcess::ServerPath().empty();
+  return on;
+}
+
 // numpy.median of n values (NaN for none): the middle one, or the mean of
 // the two middle ones.
 double Median(std::vector<double> v) {
@@ -260,6 +293,13 @@ std::vector<std::pair<int, bool>> RenderOptions::ParseVisualOptions(const std::s
   return flags;
 }
 
+RenderOptions::Process RenderOptions::ParseProcess(const std::string& text) {
+  if (text == "auto") return Process::kAuto;
+  if (text == "on") return Process::kOn;
+  if (text == "off") return Process::kOff;
+  throw std::invalid_argument("render_processes must be 'auto', 'on' or 'off', got '" + text + "'");
+}
+
 // ---------------------------------------------------------------------------
 // MujocoRenderer.
 
@@ -269,6 +309,7 @@ MujocoRenderer::MujocoRenderer(const mjModel* m, const RenderOptions& o)
       height_(o.height),
       camera_id_(o.camera_id),
       max_geom_(o.max_geom),
+      process_(o.process),
       default_camera_(o.default_camera),
       visual_flags_(o.visual_flags) {
   if (o.width < 1 || o.height < 1 || o.width > kMaxSize || o.height > kMaxSize)
@@ -324,24 +365,43 @@ void MujocoRenderer::SetUp(mjData* d) {
   pixels_.resize(static_cast<std::size_t>(width_) * height_ * 3);
 }
 
+bool MujocoRenderer::InProcess() {
+  if (process_ == RenderOptions::Process::kOff) return false;
+  if (m_->nflex > 0) {  // scenes with flexes are not sent (render_process.h)
+    if (process_ == RenderOptions::Process::kOn)
+      throw std::invalid_argument("render_processes='on' does not support models with flexes");
+    return false;
+  }
+  return process_ == RenderOptions::Process::kOn || AutoInProcess();
+}
+
 void MujocoRenderer::Render(mjData* d, uint8_t* rgb, bool channel_first) {
-  ThreadState& t = t_state;
-  if (t.gl == nullptr) t.gl = GLContext::Create();
-  GLContext::Scope scope(*t.gl);
-  t.Sweep();
-  if (!set_up_) SetUp(d);
-  mjrContext* con = t.Get(model_serial_, m_, off_width_, off_height_);
-  if (upload_hfields_)
-    for (int i = 0; i < m_->nhfield; ++i) mjr_uploadHField(m_, con, i);
-  // OffScreenViewer.render(camera_id=...): -1 is the free camera.
-  camera_.type = camera_id_ == -1 ? mjCAMERA_FREE : mjCAMERA_FIXED;
-  camera_.fixedcamid = camera_id_;
-  mjv_updateScene(m_, d, &option_, &perturb_, &camera_, mjCAT_ALL, &scene_);
-  // Several mjrContexts may share this GL context: bind this one's buffer.
-  mjr_setBuffer(mjFB_OFFSCREEN, con);
-  const mjrRect viewport{0, 0, width_, height_};
-  mjr_render(viewport, &scene_, con);
-  mjr_readPixels(pixels_.data(), nullptr, viewport, con);
+  if (InProcess()) {
+    RenderProcess& p = t_process.Get();
+    if (!set_up_) SetUp(d);
+    camera_.type = camera_id_ == -1 ? mjCAMERA_FREE : mjCAMERA_FIXED;
+    camera_.fixedcamid = camera_id_;
+    mjv_updateScene(m_, d, &option_, &perturb_, &camera_, mjCAT_ALL, &scene_);
+    p.Render(model_serial_, m_, off_width_, off_height_, upload_hfields_, scene_, width_, height_, pixels_.data());
+  } else {
+    ThreadState& t = t_state;
+    if (t.gl == nullptr) t.gl = GLContext::Create();
+    GLContext::Scope scope(*t.gl);
+    t.Sweep();
+    if (!set_up_) SetUp(d);
+    mjrContext* con = t.Get(model_serial_, m_, off_width_, off_height_);
+    if (upload_hfields_)
+      for (int i = 0; i < m_->nhfield; ++i) mjr_uploadHField(m_, con, i);
+    // OffScreenViewer.render(camera_id=...): -1 is the free camera.
+    camera_.type = camera_id_ == -1 ? mjCAMERA_FREE : mjCAMERA_FIXED;
+    camera_.fixedcamid = camera_id_;
+    mjv_updateScene(m_, d, &option_, &perturb_, &camera_, mjCAT_ALL, &scene_);
+    // Several mjrContexts may share this GL context: bind this one's buffer.
+    mjr_setBuffer(mjFB_OFFSCREEN, con);
+    const mjrRect viewport{0, 0, width_, height_};
+    mjr_render(viewport, &scene_, con);
+    mjr_readPixels(pixels_.data(), nullptr, viewport, con);
+  }
   const std::size_t row = static_cast<std::size_t>(width_) * 3;
   if (!channel_first) {
     for (int r = 0; r < height_; ++r) std::memcpy(rgb + r * row, pixels_.data() + (height_ - 1 - r) * row, row);

@@ -14,7 +14,10 @@
 // in it, one mjrContext per (model, offscreen size), shared by the envs of
 // that model rendering on that thread. They are freed at thread exit (the
 // pool's workers exit at close()), and a model's mjrContexts when no
-// renderer uses the model any more (at the thread's next render).
+// renderer uses the model any more (at the thread's next render). On Mesa's
+// software rasterizer the GL part runs instead in a helper process per
+// thread (render_process.h), which holds the same per-model contexts; the
+// scene is still built on the thread.
 #ifndef ENVPOOL_MUJOCO_RENDER_H_
 #define ENVPOOL_MUJOCO_RENDER_H_
 
@@ -56,9 +59,19 @@ struct RenderOptions {
   // gymnasium's visual_options: mjvOption flags (mjtVisFlag index, value).
   std::vector<std::pair<int, bool>> visual_flags;
 
+  // Where frames are drawn: in a helper process per stepping thread
+  // (render_process.h), or on the thread's own GL context. kAuto: in
+  // helper processes where the GL backend is Mesa's software rasterizer
+  // (GLContext::Software) and the helper is installed.
+  enum class Process { kAuto, kOn, kOff };
+  Process process = Process::kAuto;
+
   // visual_options as text, "flag=0|1;...", e.g. "0=1;13=0" (mjtVisFlag
   // indices). Throws std::invalid_argument.
   static std::vector<std::pair<int, bool>> ParseVisualOptions(const std::string& text);
+  // render_processes as text: "auto", "on" or "off". Throws
+  // std::invalid_argument.
+  static Process ParseProcess(const std::string& text);
 };
 
 class MujocoRenderer {
@@ -91,11 +104,13 @@ class MujocoRenderer {
 
  private:
   void SetUp(mjData* d);
+  bool InProcess();  // whether this frame goes to the thread's helper process
 
   const mjModel* m_;
   int width_, height_;
   int camera_id_;
   int max_geom_;
+  RenderOptions::Process process_;
   CameraConfig default_camera_;
   std::vector<std::pair<int, bool>> visual_flags_;
   int off_width_, off_height_;  // the offscreen buffer: at least the frame

@@ -238,6 +238,8 @@ Config DmcDefaults(const std::string& task_name, double time_limit, int n_sub_st
   c.Set("from_pixels", false);
   c.Set("img_height", int64_t{84});
   c.Set("img_width", int64_t{84});
+  // Where frames are drawn (RenderOptions::Process in render.h).
+  c.Set("render_processes", std::string("auto"));
   return c;
 }
 
@@ -301,6 +303,7 @@ DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const
   render.width = whole("width");
   render.height = whole("height");
   render.camera_id = whole("camera_id");
+  render.process = RenderOptions::ParseProcess(c.Get<std::string>("render_processes"));
   // dm_control's MjvOption hides rangefinder rays.
   render.visual_flags = {{mjVIS_RANGEFINDER, false}};
   if (render.camera_id == -1) {
