@@ -593,6 +593,40 @@ def test_render_matches_dm_control():
         envpool.make("CartpoleSwingup-v1", env_type="dm", num_envs=1, render_mode="rgb_array", camera_id=7)
 
 
+def test_render_processes_draw_the_same_frames():
+    """render_processes on and off: the same frames, for quadruped escape (its terrain,
+    uploaded per episode, crosses an episode boundary: a 0.06 s time limit) and walker's
+    pixel observations; OSMesa in a fresh process."""
+    import ctypes.util
+    import subprocess
+    import sys
+
+    if ctypes.util.find_library("OSMesa") is None:
+        pytest.skip("no libOSMesa")
+    code = """
+import numpy as np, envpool
+out = {}
+for mode in ("on", "off"):
+    e = envpool.make("QuadrupedEscape-v1", env_type="gymnasium", num_envs=2, num_threads=2, seed=1, time_limit=0.06,
+                     render_mode="rgb_array", render_env_ids=[0, 1], height=96, width=128, render_processes=mode)
+    e.reset()
+    frames = [e.render()]
+    for _ in range(5):
+        e.step(np.full((2, 12), 0.2))
+        frames.append(e.render())
+    p = envpool.make("WalkerWalk-v1", env_type="gymnasium", num_envs=2, seed=1, from_pixels=True, render_processes=mode)
+    obs = [p.reset()[0]["pixels"]] + [p.step(np.full((2, 6), 0.3))[0]["pixels"] for _ in range(3)]
+    out[mode] = (np.stack(frames), np.stack(obs))
+    e.close(); p.close()
+a, b = out["on"], out["off"]
+print("RESULT", np.array_equal(a[0], b[0]), np.array_equal(a[1], b[1]), a[0].std() > 1,
+      bool((a[0][0] != a[0][-1]).any()))
+"""
+    env = {**os.environ, "MUJOCO_GL": "osmesa"}
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert p.returncode == 0 and "RESULT True True True True" in p.stdout, (p.stdout, p.stderr[-3000:])
+
+
 def test_from_pixels_spec_and_frame_stack():
     spec = envpool.make_spec("WalkerWalk-v1", from_pixels=True, img_height=32, img_width=40, frame_stack=2)
     assert spec.observation_space["pixels"].shape == (6, 32, 40)  # frames stacked on the channels
