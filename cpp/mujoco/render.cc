@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,15 @@ struct ModelRegistry {
 ModelRegistry& Registry() {
   static auto* r = new ModelRegistry;  // never destroyed: envs may die late
   return *r;
+}
+
+// The serials of the models renderers use now.
+std::vector<uint64_t> LiveSerials() {
+  ModelRegistry& r = Registry();
+  std::vector<uint64_t> live;
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (const auto& kv : r.live) live.push_back(kv.second.first);
+  return live;
 }
 
 uint64_t AcquireModel(const mjModel* m) {
@@ -101,11 +111,7 @@ struct ThreadState {
       return;
     }
     retirements_seen = now;
-    std::vector<uint64_t> live;
-    {
-      std::lock_guard<std::mutex> lock(r.mu);
-      for (const auto& kv : r.live) live.push_back(kv.second.first);
-    }
+    const std::vector<uint64_t> live = LiveSerials();
     auto dead = [&](const std::unique_ptr<Entry>& e) {
       return std::find(live.begin(), live.end(), e->serial) == live.end();
     };
@@ -153,15 +159,9 @@ struct ThreadProcess {
   RenderProcess& Get() {
     if (process != nullptr && process->dead()) process.reset();
     if (process == nullptr) process = RenderProcess::Spawn(GLContext::Backend());
-    ModelRegistry& r = Registry();
-    const uint64_t now = r.retirements.load(std::memory_order_acquire);
+    const uint64_t now = Registry().retirements.load(std::memory_order_acquire);
     if (now != retirements_seen) {
-      std::vector<uint64_t> live;
-      {
-        std::lock_guard<std::mutex> lock(r.mu);
-        for (const auto& kv : r.live) live.push_back(kv.second.first);
-      }
-      process->KeepModels(live);
+      process->KeepModels(LiveSerials());
       retirements_seen = now;
     }
     return *process;
@@ -376,26 +376,26 @@ bool MujocoRenderer::InProcess() {
 }
 
 void MujocoRenderer::Render(mjData* d, uint8_t* rgb, bool channel_first) {
-  if (InProcess()) {
-    RenderProcess& p = t_process.Get();
-    if (!set_up_) SetUp(d);
-    camera_.type = camera_id_ == -1 ? mjCAMERA_FREE : mjCAMERA_FIXED;
-    camera_.fixedcamid = camera_id_;
-    mjv_updateScene(m_, d, &option_, &perturb_, &camera_, mjCAT_ALL, &scene_);
-    p.Render(model_serial_, m_, off_width_, off_height_, upload_hfields_, scene_, width_, height_, pixels_.data());
-  } else {
-    ThreadState& t = t_state;
+  RenderProcess* process = InProcess() ? &t_process.Get() : nullptr;
+  ThreadState& t = t_state;
+  std::optional<GLContext::Scope> scope;
+  if (process == nullptr) {
     if (t.gl == nullptr) t.gl = GLContext::Create();
-    GLContext::Scope scope(*t.gl);
+    scope.emplace(*t.gl);
     t.Sweep();
-    if (!set_up_) SetUp(d);
+  }
+  if (!set_up_) SetUp(d);
+  // OffScreenViewer.render(camera_id=...): -1 is the free camera.
+  camera_.type = camera_id_ == -1 ? mjCAMERA_FREE : mjCAMERA_FIXED;
+  camera_.fixedcamid = camera_id_;
+  mjv_updateScene(m_, d, &option_, &perturb_, &camera_, mjCAT_ALL, &scene_);
+  if (process != nullptr) {
+    process->Render(model_serial_, m_, off_width_, off_height_, upload_hfields_, scene_, width_, height_,
+                    pixels_.data());
+  } else {
     mjrContext* con = t.Get(model_serial_, m_, off_width_, off_height_);
     if (upload_hfields_)
       for (int i = 0; i < m_->nhfield; ++i) mjr_uploadHField(m_, con, i);
-    // OffScreenViewer.render(camera_id=...): -1 is the free camera.
-    camera_.type = camera_id_ == -1 ? mjCAMERA_FREE : mjCAMERA_FIXED;
-    camera_.fixedcamid = camera_id_;
-    mjv_updateScene(m_, d, &option_, &perturb_, &camera_, mjCAT_ALL, &scene_);
     // Several mjrContexts may share this GL context: bind this one's buffer.
     mjr_setBuffer(mjFB_OFFSCREEN, con);
     const mjrRect viewport{0, 0, width_, height_};
