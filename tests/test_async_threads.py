@@ -263,6 +263,33 @@ def test_threads_step_disjoint_envs_of_a_sync_pool() -> None:
     assert not any(t.is_alive() for t in ts) and not errors, errors
 
 
+def test_queued_sync_sends_complete_in_order() -> None:
+    """Sync sends queue up as batches of their own; a thread that waits for the
+    oldest runs tasks of the later ones meanwhile, and each must still complete
+    (a thread counts its finished tasks of one batch at once, when its streak
+    of that batch ends)."""
+    n = 12
+    pool = busy(n, num_threads=2)
+    pool.reset(None, None)
+    groups = [[0, 1, 2, 3], [8, 9, 10, 11], [4, 5, 6, 7]]  # each env's lane: env * 2 // 12
+    out: list = []
+
+    def run() -> None:
+        for k in range(1, 301):
+            for g in groups:
+                pool.send(np.zeros(len(g), np.int32), g)
+            for g in groups:
+                obs = pool.recv()[0]
+                np.testing.assert_array_equal(obs[:, 0], g)
+                np.testing.assert_array_equal(obs[:, 1], k)
+        out.append(True)
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(timeout=120)
+    assert out == [True], "a queued sync batch never completed"
+
+
 def test_two_threads_in_recv_get_different_batches() -> None:
     pool = busy(8, 2, num_threads=2)
     pool.send_reset(None, None)

@@ -90,10 +90,10 @@ class Countdown {
   int target() const { return target_; }
   bool Done() const { return count_.load(std::memory_order_seq_cst) >= target_; }
 
-  // Returns true for the call that completes the count.
-  bool Arrive() {
+  // Counts n arrivals; returns true for the call that completes the count.
+  bool Arrive(int n = 1) {
     const int target = target_;
-    return count_.fetch_add(1, std::memory_order_seq_cst) + 1 == target;
+    return count_.fetch_add(n, std::memory_order_seq_cst) + n == target;
   }
 
  private:

@@ -1,7 +1,8 @@
 // The engine: a pool of envs stepped by worker threads.
 //
-// send() copies each env's action into that env's own slot and queues a
-// task; workers run tasks and write results in place into a state batch;
+// send() copies each env's action into that env's row of the pool's
+// action arrays and queues a task; workers run tasks and write results in
+// place into a state batch;
 // recv() waits for a batch to complete (running queued tasks itself while
 // it waits, so a small batch costs no thread hand-off) and hands it over.
 //
@@ -29,6 +30,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -128,7 +130,7 @@ class EnvPool {
         layout_(BuildLayout(env_spec_, opt.autoreset, pool_tasks_.size() > 1)),
         sync_(opt_.batch_size == opt_.num_envs),
         num_workers_(NumWorkers(opt_)),
-        queue_(sync_ ? num_workers_ + 1 : 1, static_cast<std::size_t>(opt_.num_envs)) {
+        queue_(sync_ ? num_workers_ + 1 : 1, opt_.num_envs, static_cast<std::size_t>(opt_.num_envs)) {
     capacity_ = opt_.batch_size;
     if (!sync_) ring_size_ = (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 2;
     CheckMemory();
@@ -338,15 +340,13 @@ class EnvPool {
  private:
   struct EnvSlot {
     std::unique_ptr<Env> env;
-    std::vector<std::unique_ptr<char[]>> action_storage;
-    std::vector<char*> action;
-    std::vector<char*> out;  // this env's row pointers, refreshed per task
+    std::vector<char*> action;  // this env's row of each action array
+    std::vector<char*> out;     // this env's row pointers, refreshed per task
     int64_t elapsed = 0;
     int64_t max_episode_steps = 0;
     int task = 0;
     uint32_t runs = 0;
     bool needs_reset = true;
-    uint64_t check_stamp = 0;  // under mu_
   };
 
   // Where one running task writes: fixed up front for sync and own-batch
@@ -391,9 +391,9 @@ class EnvPool {
       if (id < 0 || id >= opt_.num_envs)
         throw std::out_of_range("env_id " + std::to_string(id) + " is out of range [0, " +
                                 std::to_string(opt_.num_envs) + ")");
-      if (slots_[id].check_stamp == check_stamp_)
+      if (check_stamps_[id] == check_stamp_)
         throw std::invalid_argument("env_id " + std::to_string(id) + " is repeated");
-      slots_[id].check_stamp = check_stamp_;
+      check_stamps_[id] = check_stamp_;
       if (in_flight_[id].load(std::memory_order_acquire))
         throw std::invalid_argument("env " + std::to_string(id) +
                                     " is still in flight: recv() its result before sending to it again");
@@ -562,13 +562,19 @@ class EnvPool {
     for (std::thread& t : threads) t.join();
     for (const std::exception_ptr& e : errors)
       if (e) std::rethrow_exception(e);
-    for (EnvSlot& s : slots_) {
-      for (std::size_t b : action_bytes_) {
-        s.action_storage.emplace_back(new char[std::max<std::size_t>(b, 1)]());
-        s.action.push_back(s.action_storage.back().get());
-      }
-      s.out.resize(num_env_keys_);
+    // One array per action key, envs' rows side by side: send() writes the
+    // rows of a thread's block of envs into a few cache lines, which that
+    // thread then reads, where a buffer per env cost a line each.
+    for (std::size_t b : action_bytes_) {
+      const std::size_t bytes = (std::max<std::size_t>(b, 1) * opt_.num_envs + 63) / 64 * 64;
+      char* mem = static_cast<char*>(std::aligned_alloc(64, bytes));
+      if (mem == nullptr) throw std::bad_alloc();
+      std::memset(mem, 0, bytes);
+      action_memory_.emplace_back(mem);
+      for (int i = 0; i < opt_.num_envs; ++i) slots_[i].action.push_back(mem + b * i);
     }
+    for (EnvSlot& s : slots_) s.out.resize(num_env_keys_);
+    check_stamps_.assign(opt_.num_envs, 0);
   }
 
   void StartWorkers() {
@@ -621,6 +627,7 @@ class EnvPool {
   void Wait(const std::shared_ptr<StateBatch>& batch) {
     StateBatch* b = batch.get();
     Task task;
+    Arrivals arrivals(this);  // counted on every way out, as it may hold another batch's
     while (!b->done.Done()) {
       if (closed_.load()) Abandon(batch);
       if (queue_.TryPop(caller_lane(), &task)) {
@@ -628,9 +635,10 @@ class EnvPool {
           queue_.ReturnStop();
           Abandon(batch);
         }
-        RunTask(task);
+        RunTask(task, &arrivals);
         continue;
       }
+      Flush(&arrivals);
       // Workers hold the remaining tasks; they finish within microseconds
       // for cheap envs, so spin a little before sleeping.
       const int seen = completed_.Epoch();
@@ -650,11 +658,44 @@ class EnvPool {
   }
 
   void WorkerLoop(int lane) {
+    Arrivals arrivals(this);
+    Task task;
     for (;;) {
-      Task task = queue_.Pop(worker_lane(lane), spins_.load(std::memory_order_relaxed), kYields);
+      if (!queue_.TryPop(worker_lane(lane), &task)) {
+        Flush(&arrivals);
+        task = queue_.Pop(worker_lane(lane), spins_.load(std::memory_order_relaxed), kYields);
+      }
       if (task.kind == Task::kStop) return;
-      RunTask(task);
+      RunTask(task, &arrivals);
     }
+  }
+
+  // A thread's finished tasks of one batch not yet counted in its
+  // Countdown. A thread running a streak of tasks of one batch counts them
+  // once, when the streak ends (a task of another batch, or no task ready):
+  // one locked add per task on the counter that the other stepping threads
+  // add to and the receiving thread polls kept its cache line moving
+  // between cores (a fifth of CartPole's sync step). The batch cannot
+  // complete before the streak ends, so nobody waits for the deferral.
+  // Only batches known up front (sync and own-batch tasks): an async ring
+  // task learns its batch at its first write, after the env has stepped.
+  // Counted at the latest when the Arrivals goes out of scope.
+  struct Arrivals {
+    explicit Arrivals(EnvPool* p) : pool(p) {}
+    ~Arrivals() { pool->Flush(this); }
+    Arrivals(const Arrivals&) = delete;
+    Arrivals& operator=(const Arrivals&) = delete;
+    EnvPool* pool;
+    StateBatch* batch = nullptr;
+    int count = 0;
+  };
+  void Flush(Arrivals* a) {
+    if (a->count == 0) return;
+    StateBatch* batch = a->batch;
+    const int n = a->count;
+    a->batch = nullptr;
+    a->count = 0;
+    if (batch->done.Arrive(n)) completed_.Notify();
   }
 
   // Claims the next ring row for an async task (at the env's first write,
@@ -765,7 +806,8 @@ class EnvPool {
     if (batch->done.Arrive()) completed_.Notify();
   }
 
-  void RunTask(const Task& task) {
+  void RunTask(const Task& task, Arrivals* arrivals) {
+    if (task.batch != arrivals->batch) Flush(arrivals);
     if (task.kind == Task::kRender) return RunRender(task);
     EnvSlot& s = slots_[task.env_id];
     Target t;
@@ -829,7 +871,12 @@ class EnvPool {
     if (opt_.autoreset == AutoresetMode::kSameStep && (error || !(r.terminated || r.truncated))) ClearFinal(batch, row);
     if (task_key_ >= 0) *reinterpret_cast<int32_t*>(batch->Row(task_key_, row)) = s.task;
     if (error) batch->AddFailure(task.env_id, error);
-    if (batch->done.Arrive()) completed_.Notify();
+    if (task.batch != nullptr) {
+      arrivals->batch = batch;
+      ++arrivals->count;
+    } else if (batch->done.Arrive()) {
+      completed_.Notify();
+    }
   }
 
   // Elapsed steps are counted in 64 bits (max_episode_steps=0 never
@@ -885,6 +932,10 @@ class EnvPool {
   std::vector<std::size_t> action_bytes_;
   // Element types of the env's keys, for the debug-build key checks.
   std::vector<DType> state_types_, action_types_;
+  struct FreeBytes {
+    void operator()(char* p) const { std::free(p); }
+  };
+  std::vector<std::unique_ptr<char, FreeBytes>> action_memory_;  // one array per action key
   std::vector<EnvSlot> slots_;
   std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};
@@ -895,6 +946,9 @@ class EnvPool {
   std::thread::id first_caller_;
   bool multi_caller_ = false;
   uint64_t check_stamp_ = 0;
+  // Per env: the check_stamp_ of the last call that named it (repeats).
+  // Apart from the slots, which the stepping threads write.
+  std::vector<uint64_t> check_stamps_;
   std::vector<Task> tasks_;
   std::deque<std::shared_ptr<StateBatch>> pending_;  // sync mode
   // Which envs have a task or an unreceived result: set under mu_ by

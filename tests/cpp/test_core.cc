@@ -64,7 +64,7 @@ void TestActionQueue() {
   // preempted between claiming and reading a slot, and Stop() must let the
   // queued work finish first.
   constexpr int kEnvs = 16, kConsumers = 4, kRounds = 200000;
-  ActionQueue q(kConsumers + 1, kEnvs);
+  ActionQueue q(kConsumers + 1, kEnvs, kEnvs);
   std::vector<std::atomic<int>> runs(kEnvs);
   std::atomic<int> in_flight{0};
   std::vector<std::atomic<bool>> busy(kEnvs);
@@ -109,7 +109,7 @@ void TestActionQueue() {
 void TestLaneFairness() {
   // A consumer whose own lane never empties still serves the other lane
   // on its 8th claim (the lanes' turn), not never.
-  ActionQueue q(2, 4);
+  ActionQueue q(2, 2, 4);
   Task other{Task::kStep, 1, nullptr, 0, false, 0};  // lane 1
   q.Push(&other, 1, 0);
   int own_first = 0;
@@ -126,6 +126,10 @@ void TestLaneFairness() {
   Task t;
   CHECK(q.TryPop(1, &t) && t.env_id == 0);
   CHECK(!q.TryPop(1, &t));
+  // Lanes hold blocks of envs (each thread writes adjacent result rows).
+  ActionQueue blocks(3, 64, 64);
+  CHECK(blocks.LaneOf(0) == 0 && blocks.LaneOf(21) == 0 && blocks.LaneOf(22) == 1);
+  CHECK(blocks.LaneOf(42) == 1 && blocks.LaneOf(43) == 2 && blocks.LaneOf(63) == 2);
   std::puts("lane fairness ok");
 }
 
