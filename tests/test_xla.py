@@ -432,14 +432,50 @@ def _python_error(call: Any) -> BaseException:
 
 
 def _same_error(python_call: Any, xla_eager: Any, xla_jitted: Any) -> None:
-    """The Python path's exception; eagerly the same type and message; under jit a
-    JaxRuntimeError carrying the message."""
+    """The Python path's exception; eagerly the same type and message (twice); under
+    jit a JaxRuntimeError carrying the message (a ValueError from jit's C++ dispatch
+    path)."""
     expected = _python_error(python_call)
-    got = _python_error(xla_eager)
-    assert type(got) is type(expected) and str(got) == str(expected), (got, expected)
-    with pytest.raises(jax.errors.JaxRuntimeError) as info:
+    for _ in range(2):
+        got = _python_error(xla_eager)
+        assert type(got) is type(expected) and str(got) == str(expected), (got, expected)
+    with pytest.raises((jax.errors.JaxRuntimeError, ValueError)) as info:
         jax.block_until_ready(xla_jitted())
     assert str(expected) in str(info.value)
+
+
+def test_calls_carry_no_jax_effect_so_jit_dispatches_from_cpp() -> None:
+    """No JAX effect on the calls (a JAX effect sends every call of the jitted function
+    through Python, ~100 us), yet XLA never drops one: a send whose returned handle
+    goes unused still runs. After a successful call the jitted function is dispatched
+    from C++; an error there is a ValueError with the message, and eagerly still the
+    Python path's type."""
+    pool = _make("CartPole-v1", "gymnasium", num_envs=4, batch_size=2, num_threads=2, seed=0)
+    handle, recv, send, step = pool.xla()
+    a = np.zeros(2, np.int32)
+    for fn, args in ((step, (handle, a, np.array([0, 1]))), (send, (handle, a, np.array([0, 1]))), (recv, (handle,))):
+        assert not jax.make_jaxpr(fn)(*args).effects
+    pool.async_reset()
+
+    def unused_send(h, ids):
+        send(h, a, ids)  # its handle is dropped: the call must still happen
+        return recv(h)
+
+    jitted = jax.jit(unused_send)
+    handle, first = recv(handle)
+    for _ in range(3):
+        ids = first[-1]["env_id"]
+        handle, first = jitted(handle, ids)
+        assert sorted(np.asarray(first[-1]["env_id"]).tolist()) in ([0, 1], [2, 3], [0, 2], [0, 3], [1, 2], [1, 3])
+    handle, last = recv(handle)  # nothing left in flight
+    handle = send(handle, a, last[-1]["env_id"])
+    jrecv = jax.jit(recv)
+    handle, _ = jrecv(handle)  # a successful call: from now on dispatched from C++
+    with pytest.raises(ValueError, match="recv\\(\\) would wait forever"):
+        jax.block_until_ready(jrecv(handle))
+    with pytest.raises(RuntimeError, match="recv\\(\\) would wait forever"):
+        recv(handle)
+    pool.close()
 
 
 def test_trace_time_errors_match_python_messages() -> None:
