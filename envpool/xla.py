@@ -39,11 +39,18 @@ import numpy as np
 try:
     import jax
     import jax.numpy as jnp
-    from jax._src.interpreters import partial_eval as _pe  # dce_rules: no public API registers one
     from jax.extend.core import Primitive
     from jax.interpreters import mlir
 except ImportError as e:  # pragma: no cover - exercised in a venv without jax
     raise ImportError('pool.xla() needs JAX: pip install "envpool[jax]"') from e
+
+# JAX's dead-code elimination rules (no public API registers one; see _call_p below).
+# A JAX without them here gets the calls with a JAX effect instead: the same results,
+# dispatched through Python.
+try:
+    from jax._src.interpreters.partial_eval import dce_rules as _dce_rules
+except ImportError:  # pragma: no cover - a JAX that moved it
+    _dce_rules = None
 
 from envpool import _envpool
 from envpool._pool import Batch
@@ -134,7 +141,8 @@ def _jitted_call(target: str, results: tuple, pool: int) -> Callable:
 _call_p.def_abstract_eval(_call_abstract_eval)
 _call_p.def_impl(lambda *args, **params: _jitted_call(**params)(*args))  # outside jit (disable_jit)
 mlir.register_lowering(_call_p, _call_lowering)
-_pe.dce_rules[_call_p] = lambda used_outputs, eqn: ([True] * len(eqn.invars), eqn)
+if _dce_rules is not None:
+    _dce_rules[_call_p] = lambda used_outputs, eqn: ([True] * len(eqn.invars), eqn)
 
 # XLA error code (what cpp/python/xla.cc returns) -> the exception type the
 # Python path raises for the same error.
@@ -339,6 +347,9 @@ class XlaOps:
 
     def _call(self, name: str, results: list[Any], handle: Any, *args: Any) -> Any:
         structs = (self._handle_struct(), *results)
+        if _dce_rules is None:
+            call = jax.ffi.ffi_call(_TARGETS[name], list(structs), has_side_effect=True, input_output_aliases={0: 0})
+            return call(_platform_check_p.bind(jnp.asarray(handle)), *args, pool=np.int64(self.slot.id))
         return _call_p.bind(
             _platform_check_p.bind(jnp.asarray(handle)),
             *args,

@@ -478,6 +478,29 @@ def test_calls_carry_no_jax_effect_so_jit_dispatches_from_cpp() -> None:
     pool.close()
 
 
+def test_without_jax_dce_rules_the_calls_carry_an_effect_and_step_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A JAX whose private dce_rules moved: the calls fall back to jax.ffi.ffi_call with a
+    JAX effect (dispatched through Python), with the same results."""
+    import envpool.xla as xla_module
+
+    def run() -> tuple[np.ndarray, bool]:
+        pool = _make("CartPole-v1", "gymnasium", num_envs=4, seed=3)
+        handle, recv, send, step = pool.xla()
+        pool.reset()
+        acts = jnp.asarray(np.arange(24).reshape(6, 4) % 2, jnp.int32)
+        has_effect = bool(jax.make_jaxpr(step)(handle, acts[0]).effects)
+        scan = jax.jit(lambda h: jax.lax.scan(lambda c, a: (lambda r: (r[0], r[1][0]))(step(c, a)), h, acts))
+        _, obs = scan(handle)
+        pool.close()
+        return np.asarray(obs), has_effect
+
+    obs, effect = run()
+    monkeypatch.setattr(xla_module, "_dce_rules", None)
+    fallback_obs, fallback_effect = run()
+    assert not effect and fallback_effect
+    np.testing.assert_array_equal(obs, fallback_obs)
+
+
 def test_trace_time_errors_match_python_messages() -> None:
     pool = _make("CartPole-v1", "gymnasium", num_envs=4, seed=0)
     handle, recv, send, step = pool.xla()
