@@ -127,7 +127,15 @@ void* OpenLocal(const std::vector<std::string>& names, std::string* loaded, std:
       return h;
     }
     const char* e = dlerror();
-    errors += (errors.empty() ? "" : "; ") + std::string(e != nullptr ? e : n + ": cannot be loaded");
+    // Appended piece by piece: GCC 12 flagged the concatenated temporary
+    // (-Wstringop-overflow, a false positive at the LTO link).
+    if (!errors.empty()) errors += "; ";
+    if (e != nullptr) {
+      errors += e;
+    } else {
+      errors += n;
+      errors += ": cannot be loaded";
+    }
   }
   *why = errors;
   return nullptr;
