@@ -28,7 +28,6 @@ it from C++, and from there the same error arrives as a ``ValueError`` with the 
 
 from __future__ import annotations
 
-import functools
 import re
 import threading
 from collections.abc import Callable
@@ -133,13 +132,16 @@ def _call_lowering(ctx: Any, *args: Any, target: str, results: tuple, pool: int)
     return rule(ctx, *args, pool=np.int64(pool))
 
 
-@functools.cache
-def _jitted_call(target: str, results: tuple, pool: int) -> Callable:
-    return jax.jit(functools.partial(_call_p.bind, target=target, results=results, pool=pool))
+def _call_impl(*args: Any, target: str, results: tuple, pool: int) -> Any:
+    """Outside any jit (under jax.disable_jit): the same custom call through jax.ffi, whose
+    eager evaluation compiles it on its own."""
+    structs = [jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in results]
+    call = jax.ffi.ffi_call(target, structs, has_side_effect=True, input_output_aliases={0: 0})
+    return call(*args, pool=np.int64(pool))
 
 
 _call_p.def_abstract_eval(_call_abstract_eval)
-_call_p.def_impl(lambda *args, **params: _jitted_call(**params)(*args))  # outside jit (disable_jit)
+_call_p.def_impl(_call_impl)
 mlir.register_lowering(_call_p, _call_lowering)
 if _dce_rules is not None:
     _dce_rules[_call_p] = lambda used_outputs, eqn: ([True] * len(eqn.invars), eqn)

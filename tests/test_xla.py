@@ -501,6 +501,22 @@ def test_without_jax_dce_rules_the_calls_carry_an_effect_and_step_the_same(monke
     np.testing.assert_array_equal(obs, fallback_obs)
 
 
+def test_calls_under_disable_jit_step_like_python() -> None:
+    """With jax.disable_jit() the primitive is evaluated on its own (its impl) and steps
+    as the Python path does."""
+    a = np.array([0, 1, 1, 0], np.int32)
+    pools = [_make("CartPole-v1", "gymnasium", num_envs=4, seed=5) for _ in range(2)]
+    for p in pools:
+        p.reset()
+    handle, recv, send, step = pools[0].xla()
+    with jax.disable_jit():
+        for _ in range(3):
+            handle, (obs, *_rest) = step(handle, a)
+            np.testing.assert_array_equal(np.asarray(obs), pools[1].step(a)[0])
+    for p in pools:
+        p.close()
+
+
 def test_trace_time_errors_match_python_messages() -> None:
     pool = _make("CartPole-v1", "gymnasium", num_envs=4, seed=0)
     handle, recv, send, step = pool.xla()
