@@ -48,6 +48,17 @@ class Semaphore {
     return false;
   }
 
+  // Takes up to `max` tokens at once (one atomic operation for all of
+  // them); returns how many, 0 if none were available.
+  int TryAcquireUpTo(int max) {
+    int c = count_.load(std::memory_order_relaxed);
+    while (c > 0) {
+      const int take = c < max ? c : max;
+      if (count_.compare_exchange_weak(c, c - take, std::memory_order_acquire, std::memory_order_relaxed)) return take;
+    }
+    return 0;
+  }
+
   void Acquire(int spins = 2000, int yields = 0) {
     for (int i = 0; i < spins; ++i) {
       if (TryAcquire()) return;

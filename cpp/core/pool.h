@@ -224,13 +224,20 @@ class EnvPool {
   std::shared_ptr<StateBatch> Call(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
                                    const uint64_t* seeds) {
     std::shared_ptr<StateBatch> batch;
+    bool here = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
       NoteCaller();
       ThrowIfClosed();
       CheckEnvIds(env_ids, n);
       batch = NewBatch(n);
-      Queue(kind, env_ids, n, actions, seeds, batch.get());
+      here = StepsHere(n);
+      Queue(kind, env_ids, n, actions, seeds, batch.get(), /*push=*/!here);
+    }
+    if (here) {
+      Arrivals arrivals(this);
+      for (int i = 0; i < n; ++i)
+        RunTask(Task{kind, env_ids[i], batch.get(), i, seeds != nullptr, seeds != nullptr ? seeds[i] : 0}, &arrivals);
     }
     Wait(batch);
     Finish(batch, /*ring_number=*/-1);
@@ -401,8 +408,10 @@ class EnvPool {
   }
 
   // Under mu_, after the checks: nothing here throws.
+  // Without `push` the tasks are only marked in flight: the calling thread
+  // runs them itself.
   void Queue(Task::Kind kind, const int* env_ids, int n, const char* const* actions, const uint64_t* seeds,
-             StateBatch* batch) {
+             StateBatch* batch, bool push = true) {
     tasks_.resize(n);
     for (int i = 0; i < n; ++i) {
       EnvSlot& s = slots_[env_ids[i]];
@@ -421,7 +430,22 @@ class EnvPool {
     // async mode every task wakes a worker, so the oldest tasks (a
     // straggler sent first) go to workers and the receiving thread helps
     // with the newest, and is rarely the one stuck in a slow env.
-    if (n > 0) queue_.Push(tasks_.data(), n, sync_ ? n - 1 : n);
+    if (n > 0 && push) queue_.Push(tasks_.data(), n, sync_ ? n - 1 : n);
+  }
+
+  // Whether the calling thread should step a call's n envs alone, from
+  // the timed tasks' mean. Handing a task to another core costs it cache
+  // misses on its task, action and result rows (kHandOff, measured with
+  // CartPole on a 2-core VM), and the call a wait for the slowest thread.
+  // With T stepping threads a call gains t(1 - 1/T) per env of work t and
+  // pays about kHandOff/T, so envs cheaper than kHandOff/(T-1) are stepped
+  // here whatever their number (two threads took 145 us per call of 1024
+  // CartPole envs, the caller alone 91), and so is a call whose whole work
+  // is under kInlineWork (about the hand-off's fixed cost: 64 CartPole
+  // envs took 13-15 us on two threads, 7-8 alone).
+  bool StepsHere(int n) const {
+    const int64_t t = task_ns_.load(std::memory_order_relaxed);
+    return t * num_workers_ <= kHandOff.count() || t <= kInlineWork.count() / std::max(n, 1);
   }
 
   // After a batch is complete: frees its envs for the next send, recycles
@@ -626,16 +650,15 @@ class EnvPool {
   // and PoolClosed is thrown.
   void Wait(const std::shared_ptr<StateBatch>& batch) {
     StateBatch* b = batch.get();
-    Task task;
+    Task tasks[kMaxChunk];
     Arrivals arrivals(this);  // counted on every way out, as it may hold another batch's
     while (!b->done.Done()) {
       if (closed_.load()) Abandon(batch);
-      if (queue_.TryPop(caller_lane(), &task)) {
-        if (task.kind == Task::kStop) {
-          queue_.ReturnStop();
+      if (const int n = queue_.TryPopMany(caller_lane(), tasks, chunk_.load(std::memory_order_relaxed))) {
+        if (RunTasks(tasks, n, &arrivals)) {
+          queue_.ReturnStop();  // the stop was meant for a worker
           Abandon(batch);
         }
-        RunTask(task, &arrivals);
         continue;
       }
       Flush(&arrivals);
@@ -659,14 +682,15 @@ class EnvPool {
 
   void WorkerLoop(int lane) {
     Arrivals arrivals(this);
-    Task task;
+    Task tasks[kMaxChunk];
     for (;;) {
-      if (!queue_.TryPop(worker_lane(lane), &task)) {
+      int n = queue_.TryPopMany(worker_lane(lane), tasks, chunk_.load(std::memory_order_relaxed));
+      if (n == 0) {
         Flush(&arrivals);
-        task = queue_.Pop(worker_lane(lane), spins_.load(std::memory_order_relaxed), kYields);
+        tasks[0] = queue_.Pop(worker_lane(lane), spins_.load(std::memory_order_relaxed), kYields);
+        n = 1;
       }
-      if (task.kind == Task::kStop) return;
-      RunTask(task, &arrivals);
+      if (RunTasks(tasks, n, &arrivals)) return;
     }
   }
 
@@ -806,6 +830,20 @@ class EnvPool {
     if (batch->done.Arrive()) completed_.Notify();
   }
 
+  // Runs claimed tasks; returns whether one of them was a stop (any further
+  // stops among them are handed back for the other consumers).
+  bool RunTasks(const Task* tasks, int n, Arrivals* arrivals) {
+    int stops = 0;
+    for (int i = 0; i < n; ++i) {
+      if (tasks[i].kind == Task::kStop)
+        ++stops;
+      else
+        RunTask(tasks[i], arrivals);
+    }
+    for (int i = 1; i < stops; ++i) queue_.ReturnStop();
+    return stops > 0;
+  }
+
   void RunTask(const Task& task, Arrivals* arrivals) {
     if (task.batch != arrivals->batch) Flush(arrivals);
     if (task.kind == Task::kRender) return RunRender(task);
@@ -887,9 +925,22 @@ class EnvPool {
   // when tasks are short (the next one is microseconds away); once a
   // sampled task takes over 100 us (Atari) a spinning thread would mostly
   // steal the core of a busy one, so only the yielding phase remains.
+  //
+  // Tasks are claimed in chunks of about kChunkWork of stepping (one
+  // claim per task cost CartPole more than its physics), single when a
+  // task takes longer: a chunk runs on one thread, and a long one would
+  // keep work from an idle thread.
   void AdaptSpinning(std::chrono::steady_clock::duration took) {
+    const auto ns = std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::nanoseconds>(took).count());
+    // Stored only on a change: every claim reads these.
+    const int chunk = static_cast<int>(std::clamp<int64_t>(kChunkWork.count() / ns, 1, kMaxChunk));
+    if (chunk_.load(std::memory_order_relaxed) != chunk) chunk_.store(chunk, std::memory_order_relaxed);
+    const int64_t old = task_ns_.load(std::memory_order_relaxed);
+    const int64_t estimate = old == kUntimed ? ns : old + (ns - old) / 8;
+    if (estimate != old) task_ns_.store(estimate, std::memory_order_relaxed);
     if (!may_spin_) return;
-    spins_.store(took < std::chrono::microseconds(100) ? kSpins : 0, std::memory_order_relaxed);
+    const int spins = took < std::chrono::microseconds(100) ? kSpins : 0;
+    if (spins_.load(std::memory_order_relaxed) != spins) spins_.store(spins, std::memory_order_relaxed);
   }
 
   // Same-step autoreset: copy the finished episode's last row aside.
@@ -982,6 +1033,13 @@ class EnvPool {
   static constexpr int kSpins = 2000;
   static constexpr int kYields = 100;
   std::atomic<int> spins_{kSpins};
+  static constexpr int kMaxChunk = 16;
+  static constexpr std::chrono::nanoseconds kChunkWork{2000};
+  std::atomic<int> chunk_{1};  // tasks per claim, until a task is timed
+  static constexpr std::chrono::nanoseconds kInlineWork{20000};
+  static constexpr std::chrono::nanoseconds kHandOff{300};
+  static constexpr int64_t kUntimed = int64_t{1} << 40;
+  std::atomic<int64_t> task_ns_{kUntimed};  // a running mean of the timed tasks
 };
 
 }  // namespace envpool

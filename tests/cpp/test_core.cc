@@ -292,6 +292,20 @@ Family SleepyFamily() {
                 nullptr};
 }
 
+// A SleepyEnv that also notes which thread ran each env's last step.
+std::vector<std::thread::id> last_stepper(64);
+class TracedEnv : public SleepyEnv {
+ public:
+  explicit TracedEnv(int id) : SleepyEnv(id), id_(id) {}
+  StepResult Step(const ActionRow& a, const StateRow& out) override {
+    last_stepper[id_] = std::this_thread::get_id();
+    return SleepyEnv::Step(a, out);
+  }
+
+ private:
+  int id_;
+};
+
 PoolOptions Opts(int num_envs, int batch, int threads) {
   PoolOptions opt;
   opt.num_envs = num_envs;
@@ -439,6 +453,95 @@ void TestEnvErrors() {
   std::puts("env errors ok");
 }
 
+// A call of cheap steps stays on the calling thread once tasks are timed
+// (a hand-off would cost more than the work); expensive steps are shared
+// with the workers. Either way every env steps once per call.
+void TestWhereCallsStep() {
+  Family fam{"Traced",
+             {},
+             [](const Config&) { return PairSpec(-1); },
+             [](const Config&, int id) -> std::unique_ptr<Env> { return std::make_unique<TracedEnv>(id); },
+             nullptr};
+  const std::thread::id me = std::this_thread::get_id();
+  for (int us : {0, 300}) {
+    EnvPool pool(fam, Config{}, Opts(16, 16, 2));
+    std::vector<int> ids(16);
+    for (int i = 0; i < 16; ++i) ids[i] = i;
+    std::vector<int32_t> act(16, us);
+    const char* a = reinterpret_cast<const char*>(act.data());
+    pool.Call(Task::kReset, ids.data(), 16, nullptr, nullptr);
+    int elsewhere = 0;
+    for (int round = 1; round <= 40; ++round) {
+      auto b = pool.Call(Task::kStep, ids.data(), 16, &a, nullptr);
+      for (int row = 0; row < 16; ++row) CHECK(reinterpret_cast<int32_t*>(b->Row(kNumCommonKeys, row))[1] == round);
+      if (round > 32)  // every env timed at least once by now
+        for (int i = 0; i < 16; ++i) elsewhere += last_stepper[i] != me;
+    }
+#ifndef __SANITIZE_THREAD__  // ThreadSanitizer makes even the cheap step cost microseconds
+    if (us == 0) CHECK(elsewhere == 0);
+#endif
+    if (us > 0) CHECK(elsewhere > 0);
+  }
+  std::puts("stepping thread ok");
+}
+
+// Chunked claims (TryPopMany) with a Stop() while work is queued: every
+// task runs exactly once and every consumer gets its stop, even when one
+// chunk holds several of them.
+void TestChunkedClaims() {
+  constexpr int kEnvs = 32, kConsumers = 3, kRounds = 100000;
+  ActionQueue q(kConsumers + 1, kEnvs, kEnvs);
+  std::vector<std::atomic<int>> runs(kEnvs);
+  std::vector<std::atomic<bool>> busy(kEnvs);
+  std::atomic<bool> failed{false};
+  std::vector<std::thread> ts;
+  for (int c = 0; c < kConsumers; ++c)
+    ts.emplace_back([&, c] {
+      std::mt19937 rng(c);
+      Task tasks[8];
+      for (;;) {
+        int n = q.TryPopMany(c, tasks, 1 + c * 3);
+        if (n == 0) {
+          tasks[0] = q.Pop(c, 100, 10);
+          n = 1;
+        }
+        int stops = 0;
+        for (int i = 0; i < n; ++i) {
+          if (tasks[i].kind == Task::kStop) {
+            ++stops;
+            continue;
+          }
+          MaybeYield(rng);
+          if (!busy[tasks[i].env_id].load()) failed = true;
+          runs[tasks[i].env_id].fetch_add(1);
+          busy[tasks[i].env_id].store(false);
+        }
+        for (int i = 1; i < stops; ++i) q.ReturnStop();
+        if (stops > 0) return;
+      }
+    });
+  std::mt19937 rng(7);
+  std::vector<int> sent_per_env(kEnvs, 0);
+  std::vector<Task> batch;
+  for (int sent = 0; sent < kRounds;) {
+    batch.clear();
+    for (int k = 0; k < 6; ++k) {
+      const int id = static_cast<int>(rng() % kEnvs);
+      if (busy[id].load()) continue;
+      busy[id].store(true);
+      batch.push_back(Task{Task::kStep, id, nullptr, 0, false, 0});
+      ++sent_per_env[id];
+      ++sent;
+    }
+    q.Push(batch.data(), static_cast<int>(batch.size()), static_cast<int>(batch.size()));
+  }
+  q.Stop(kConsumers);
+  for (auto& t : ts) t.join();
+  CHECK(!failed.load());
+  for (int i = 0; i < kEnvs; ++i) CHECK(runs[i].load() == sent_per_env[i]);
+  std::puts("chunked claims ok");
+}
+
 // Debug builds (this test is built without NDEBUG) refuse a key handle
 // that names a missing key or one of another element type.
 void TestKeyChecks() {
@@ -469,6 +572,7 @@ int main() {
   TestSemaphore();
   TestActionQueue();
   TestLaneFairness();
+  TestChunkedClaims();
   TestCountdown();
   for (auto mode : {AutoresetMode::kNextStep, AutoresetMode::kSameStep}) {
     TestPool(8, 8, 2, mode, 3000);    // sync
@@ -482,6 +586,7 @@ int main() {
   TestThreadedCallers(4, 16, 3);
   TestCloseWakesWaiter();
   TestEnvErrors();
+  TestWhereCallsStep();
   std::puts("all ok");
   std::fflush(stdout);
   return 0;
