@@ -207,6 +207,7 @@ def test_sticky_actions_depend_on_seed() -> None:
     assert not np.array_equal(trajectory(1, 0.25), trajectory(2, 0.25))
 
 
+@pytest.mark.slow  # every game, ~20 s; the fidelity tests cover several games in the fast suite
 def test_all_games_run() -> None:
     tasks = [
         t for t in envpool.list_all_envs() if t.endswith("-v5") and envpool.registration.lookup(t).family == "Atari"

@@ -623,6 +623,7 @@ def _check_schema(rep: dict) -> None:
             assert r["reason"]
 
 
+@pytest.mark.slow  # ~15 s; test_throughput_preset and the engine tests below stay fast
 def test_envpool_and_raw_engines_run(tmp_path):
     """A real short run of the envpool and raw engines (sync and async), piped: plain text."""
     tasks = [t for t in ("Pong-v5", "HalfCheetah-v4") if _has(t)]
@@ -721,6 +722,7 @@ def test_raw_ale_py_child_error_is_an_error_not_a_hang():
         raw_ale_py.run(spec)
 
 
+@pytest.mark.slow  # ~9 s; the engines run in faster tests
 def test_end_to_end_table_json_png(tmp_path):
     has_mpl = importlib.util.find_spec("matplotlib") is not None  # the bench extra; should be in the test env
     out_json, out_png = tmp_path / "b.json", tmp_path / "b.png"

@@ -25,6 +25,7 @@ def _bench(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs Ray (pip install 'envpool[ray]')")
+@pytest.mark.slow  # starts Ray, ~20 s
 def test_ray_engine_runs_next_to_the_local_pool(tmp_path):
     out = tmp_path / "b.json"
     p = _bench(

@@ -224,13 +224,21 @@ def _rollout_equal(domain, task, steps, seed=3, num_envs=2, task_kwargs=None, en
     return ended
 
 
-@pytest.mark.parametrize(("domain", "task"), TASKS, ids=_ids(TASKS))
+# The slowest models (dog, humanoid_CMU, quadruped's escape terrain: 4-15 s a test) run in the full suite only.
+HEAVY = {"dog", "humanoid_CMU"}
+MARKED_TASKS = [
+    pytest.param(d, t, marks=pytest.mark.slow) if d in HEAVY or (d, t) == ("quadruped", "escape") else (d, t)
+    for d, t in TASKS
+]
+
+
+@pytest.mark.parametrize(("domain", "task"), MARKED_TASKS, ids=_ids(TASKS))
 def test_step_for_step(domain, task):
     ended = _rollout_equal(domain, task, STEPS.get((domain, task), DEFAULT_STEPS))
     assert ended >= (0 if domain == "lqr" else 1)  # lqr has no time limit
 
 
-@pytest.mark.parametrize(("domain", "task"), TASKS, ids=_ids(TASKS))
+@pytest.mark.parametrize(("domain", "task"), MARKED_TASKS, ids=_ids(TASKS))
 def test_resets_match(domain, task):
     """The first observation of 24 envs (seeds 100..123): every branch of the tasks'
     initialize_episode (manipulator's in-hand / in-target / free object, ...)."""
@@ -567,6 +575,7 @@ print("RESULT" + json.dumps([out, pix]))
 """
 
 
+@pytest.mark.slow  # ~11 s; test_render_processes_draw_the_same_frames stays fast
 def test_render_matches_dm_control():
     """render_mode="rgb_array": pixel-equal to dm_control's physics.render(height, width,
     camera_id) from the same states, on EGL in a fresh process (libmujoco loads its GL

@@ -872,6 +872,8 @@ def _cases() -> list:
                 rng = np.random.default_rng(seed)
                 num_envs = int(rng.integers(2, 7))
                 batch = int(rng.integers(1, num_envs)) if async_ else num_envs
+                # Atari's emulator makes its cases the slowest: one runs in the fast suite.
+                heavy = task.endswith("-v5") and (async_ or mode != "next_step")
                 cases.append(
                     pytest.param(
                         task,
@@ -880,6 +882,7 @@ def _cases() -> list:
                         mode,
                         seed,
                         id=f"{task}-{'async' if async_ else 'sync'}-{mode}-n{num_envs}b{batch}",
+                        marks=pytest.mark.slow if heavy else (),
                     )
                 )
     return cases

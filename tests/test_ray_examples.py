@@ -14,6 +14,7 @@ pytest.importorskip("ray", reason="needs Ray (pip install 'envpool[ray]')")
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
+@pytest.mark.slow  # starts Ray, ~9 s
 def test_ray_pool_example():
     proc = subprocess.run(
         [sys.executable, str(EXAMPLES / "ray_pool.py"), "--seconds", "1", "--num-envs", "6", "--num-actors", "3",

@@ -389,6 +389,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow  # ~9 s
 def test_env_errors_carry_global_env_ids_as_a_local_pool():
     import json
     import subprocess

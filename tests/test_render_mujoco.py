@@ -132,11 +132,13 @@ def _check_backend(**env: str) -> None:
         assert r["frame"] == 0 and r["stack"] == 0 and r["state"] == 0 and r["frames"] == 10, (task_id, kwargs, r)
 
 
+@pytest.mark.slow
 @osmesa
 def test_frames_equal_gymnasium_osmesa() -> None:
     _check_backend(MUJOCO_GL="osmesa", PYOPENGL_PLATFORM="osmesa")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_EGL, reason="no libEGL")
 def test_frames_equal_gymnasium_egl() -> None:
     """The same cases through EGL: Mesa's software device on a CPU machine where its EGL works,
@@ -435,6 +437,7 @@ def test_pixel_spec_and_bad_sizes() -> None:
             envpool.make("Walker2d-v5", env_type="gymnasium", from_pixels=True, **bad)
 
 
+@pytest.mark.slow  # ~10 s; test_render_processes stays fast
 @osmesa
 def test_pixel_pool_steps_like_the_state_pool() -> None:
     """Rewards, terminations, info and the state (info["state"]) of a pixel pool equal a state
