@@ -2,7 +2,8 @@
 //
 // One producer at a time (the pool serialises send() calls under its
 // caller mutex) and several consumers. Tasks go to lanes by env id
-// (env % lanes) and each consumer has a lane it takes from first. In sync
+// (contiguous blocks of envs, LaneOf) and each consumer has a lane it
+// takes from first. In sync
 // mode the pool gives each worker a lane and the receiving threads (which
 // help) the last one, so an env keeps running on the same thread and its
 // simulator state stays in that core's cache (moving a MuJoCo env between

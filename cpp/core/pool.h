@@ -929,7 +929,8 @@ class EnvPool {
   // Tasks are claimed in chunks of about kChunkWork of stepping (one
   // claim per task cost CartPole more than its physics), single when a
   // task takes longer: a chunk runs on one thread, and a long one would
-  // keep work from an idle thread.
+  // keep work from an idle thread. And task_ns_, a running mean of the
+  // timed tasks, tells StepsHere which calls stay on the calling thread.
   void AdaptSpinning(std::chrono::steady_clock::duration took) {
     const auto ns = std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::nanoseconds>(took).count());
     // Stored only on a change: every claim reads these.
