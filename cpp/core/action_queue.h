@@ -1,16 +1,15 @@
 // The queue of pending env tasks (a step or a reset of one env).
 //
-// One producer at a time (the pool serialises send() calls under its
-// caller mutex) and several consumers. Tasks go to lanes by env id
-// (contiguous blocks of envs, LaneOf) and each consumer has a lane it
-// takes from first. In sync
-// mode the pool gives each worker a lane and the receiving threads (which
-// help) the last one, so an env keeps running on the same thread and its
-// simulator state stays in that core's cache (moving a MuJoCo env between
-// cores every step costs ~4% of the physics); an idle consumer takes any
-// lane's work, and every kFairEvery-th claim serves the lanes in turn, so a
-// lane whose owner is busy elsewhere is never starved. In async mode the
-// pool uses one lane: strictly first in, first out.
+// One producer at a time (the pool serialises send() calls under its caller
+// mutex) and several consumers. Tasks go to lanes by env id (contiguous
+// blocks of envs, LaneOf) and each consumer has a lane it takes from first.
+// In sync mode the pool gives each worker a lane and the receiving threads
+// (which help) the last one, so an env keeps running on the same thread and
+// its simulator state stays in that core's cache (moving a MuJoCo env
+// between cores every step costs ~4% of the physics); an idle consumer takes
+// any lane's work, and every kFairEvery-th claim serves the lanes in turn,
+// so a lane whose owner is busy elsewhere is never starved. In async mode
+// the pool uses one lane: strictly first in, first out.
 //
 // One semaphore counts the tasks waiting in all lanes: a consumer holding
 // a token is owed a task and scans the lanes until it claims one. Each
