@@ -236,8 +236,7 @@ class EnvPool {
     }
     if (here) {
       Arrivals arrivals(this);
-      for (int i = 0; i < n; ++i)
-        RunTask(Task{kind, env_ids[i], batch.get(), i, seeds != nullptr, seeds != nullptr ? seeds[i] : 0}, &arrivals);
+      for (int i = 0; i < n; ++i) RunTask(TaskOf(kind, env_ids, i, batch.get(), seeds), &arrivals);
     }
     Wait(batch);
     Finish(batch, /*ring_number=*/-1);
@@ -407,12 +406,18 @@ class EnvPool {
     }
   }
 
+  // The task for the i-th env of a call (row i of its batch, or of the ring
+  // when batch is null).
+  static Task TaskOf(Task::Kind kind, const int* env_ids, int i, StateBatch* batch, const uint64_t* seeds) {
+    return Task{kind, env_ids[i], batch, i, seeds != nullptr, seeds != nullptr ? seeds[i] : 0};
+  }
+
   // Under mu_, after the checks: nothing here throws.
   // Without `push` the tasks are only marked in flight: the calling thread
   // runs them itself.
   void Queue(Task::Kind kind, const int* env_ids, int n, const char* const* actions, const uint64_t* seeds,
              StateBatch* batch, bool push = true) {
-    tasks_.resize(n);
+    if (push) tasks_.resize(n);
     for (int i = 0; i < n; ++i) {
       EnvSlot& s = slots_[env_ids[i]];
       if (kind == Task::kStep) {
@@ -420,7 +425,7 @@ class EnvPool {
           std::memcpy(s.action[k], actions[k] + action_bytes_[k] * i, action_bytes_[k]);
       }
       in_flight_[env_ids[i]].store(true, std::memory_order_relaxed);
-      tasks_[i] = Task{kind, env_ids[i], batch, i, seeds != nullptr, seeds != nullptr ? seeds[i] : 0};
+      if (push) tasks_[i] = TaskOf(kind, env_ids, i, batch, seeds);
     }
     in_flight_total_ += n;
     if (batch == nullptr) unreserved_ += n;

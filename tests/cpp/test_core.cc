@@ -58,11 +58,15 @@ void TestSemaphore() {
   std::puts("semaphore ok");
 }
 
-void TestActionQueue() {
-  // One producer, several consumers with a lane each, in-flight capped as
-  // the pool does; every task must be run exactly once even with consumers
-  // preempted between claiming and reading a slot, and Stop() must let the
-  // queued work finish first.
+// One producer, several consumers with a lane each, in-flight capped as
+// the pool does; every task must be run exactly once even with consumers
+// preempted between claiming and reading a slot, and Stop() must let the
+// queued work finish first. `chunked`: consumers claim with TryPopMany
+// (up to 1, 4, 7, ... tasks) as the pool does, blocking in Pop() only when
+// nothing is ready, and the producer pushes up to 6 tasks at once; any
+// stops past the first in a chunk are handed back, so every consumer still
+// gets its own.
+void TestActionQueue(bool chunked) {
   constexpr int kEnvs = 16, kConsumers = 4, kRounds = 200000;
   ActionQueue q(kConsumers + 1, kEnvs, kEnvs);
   std::vector<std::atomic<int>> runs(kEnvs);
@@ -73,28 +77,48 @@ void TestActionQueue() {
   for (int c = 0; c < kConsumers; ++c)
     ts.emplace_back([&, c] {
       std::mt19937 rng(c);
+      Task tasks[16];
       for (;;) {
-        Task t = q.Pop(c, c % 2 ? 0 : 2000, c % 2 ? 0 : 50);  // sleeping and spinning consumers
-        if (t.kind == Task::kStop) return;
-        MaybeYield(rng);
-        if (!busy[t.env_id].load()) failed = true;  // must be a live task
-        runs[t.env_id].fetch_add(1);
-        busy[t.env_id].store(false);
-        in_flight.fetch_sub(1);
+        int n = chunked ? q.TryPopMany(c, tasks, 1 + 3 * c) : 0;
+        if (n == 0) {
+          tasks[0] = q.Pop(c, c % 2 ? 0 : 2000, c % 2 ? 0 : 50);  // sleeping and spinning consumers
+          n = 1;
+        }
+        int stops = 0;
+        for (int i = 0; i < n; ++i) {
+          const Task& t = tasks[i];
+          if (t.kind == Task::kStop) {
+            ++stops;
+            continue;
+          }
+          MaybeYield(rng);
+          if (!busy[t.env_id].load()) failed = true;  // must be a live task
+          runs[t.env_id].fetch_add(1);
+          busy[t.env_id].store(false);
+          in_flight.fetch_sub(1);
+        }
+        for (int i = 1; i < stops; ++i) q.ReturnStop();
+        if (stops > 0) return;
       }
     });
   std::mt19937 rng(42);
   int sent = 0;
   std::vector<int> sent_per_env(kEnvs, 0);
+  std::vector<Task> batch;
   while (sent < kRounds) {
-    int id = static_cast<int>(rng() % kEnvs);
-    if (busy[id].load()) continue;
-    busy[id].store(true);
-    in_flight.fetch_add(1);
-    Task t{Task::kStep, id, nullptr, 0, false, 0};
-    q.Push(&t, 1, 1);
-    ++sent_per_env[id];
-    ++sent;
+    batch.clear();
+    const int want = chunked ? 1 + static_cast<int>(rng() % 6) : 1;
+    for (int k = 0; k < want; ++k) {
+      const int id = static_cast<int>(rng() % kEnvs);
+      if (busy[id].load()) continue;
+      busy[id].store(true);
+      in_flight.fetch_add(1);
+      batch.push_back(Task{Task::kStep, id, nullptr, 0, false, 0});
+      ++sent_per_env[id];
+      ++sent;
+    }
+    const int n = static_cast<int>(batch.size());
+    q.Push(batch.data(), n, n);
   }
   // The producer's own lane is served by stealing alone; stop with work
   // still queued.
@@ -103,7 +127,7 @@ void TestActionQueue() {
   CHECK(in_flight.load() == 0);
   CHECK(!failed.load());
   for (int i = 0; i < kEnvs; ++i) CHECK(runs[i].load() == sent_per_env[i]);
-  std::puts("action queue ok");
+  std::puts(chunked ? "action queue (chunked claims) ok" : "action queue ok");
 }
 
 void TestLaneFairness() {
@@ -485,63 +509,6 @@ void TestWhereCallsStep() {
   std::puts("stepping thread ok");
 }
 
-// Chunked claims (TryPopMany) with a Stop() while work is queued: every
-// task runs exactly once and every consumer gets its stop, even when one
-// chunk holds several of them.
-void TestChunkedClaims() {
-  constexpr int kEnvs = 32, kConsumers = 3, kRounds = 100000;
-  ActionQueue q(kConsumers + 1, kEnvs, kEnvs);
-  std::vector<std::atomic<int>> runs(kEnvs);
-  std::vector<std::atomic<bool>> busy(kEnvs);
-  std::atomic<bool> failed{false};
-  std::vector<std::thread> ts;
-  for (int c = 0; c < kConsumers; ++c)
-    ts.emplace_back([&, c] {
-      std::mt19937 rng(c);
-      Task tasks[8];
-      for (;;) {
-        int n = q.TryPopMany(c, tasks, 1 + c * 3);
-        if (n == 0) {
-          tasks[0] = q.Pop(c, 100, 10);
-          n = 1;
-        }
-        int stops = 0;
-        for (int i = 0; i < n; ++i) {
-          if (tasks[i].kind == Task::kStop) {
-            ++stops;
-            continue;
-          }
-          MaybeYield(rng);
-          if (!busy[tasks[i].env_id].load()) failed = true;
-          runs[tasks[i].env_id].fetch_add(1);
-          busy[tasks[i].env_id].store(false);
-        }
-        for (int i = 1; i < stops; ++i) q.ReturnStop();
-        if (stops > 0) return;
-      }
-    });
-  std::mt19937 rng(7);
-  std::vector<int> sent_per_env(kEnvs, 0);
-  std::vector<Task> batch;
-  for (int sent = 0; sent < kRounds;) {
-    batch.clear();
-    for (int k = 0; k < 6; ++k) {
-      const int id = static_cast<int>(rng() % kEnvs);
-      if (busy[id].load()) continue;
-      busy[id].store(true);
-      batch.push_back(Task{Task::kStep, id, nullptr, 0, false, 0});
-      ++sent_per_env[id];
-      ++sent;
-    }
-    q.Push(batch.data(), static_cast<int>(batch.size()), static_cast<int>(batch.size()));
-  }
-  q.Stop(kConsumers);
-  for (auto& t : ts) t.join();
-  CHECK(!failed.load());
-  for (int i = 0; i < kEnvs; ++i) CHECK(runs[i].load() == sent_per_env[i]);
-  std::puts("chunked claims ok");
-}
-
 // Debug builds (this test is built without NDEBUG) refuse a key handle
 // that names a missing key or one of another element type.
 void TestKeyChecks() {
@@ -570,9 +537,9 @@ int main() {
   TestKeyChecks();
   std::setvbuf(stdout, nullptr, _IONBF, 0);
   TestSemaphore();
-  TestActionQueue();
+  TestActionQueue(/*chunked=*/false);
+  TestActionQueue(/*chunked=*/true);
   TestLaneFairness();
-  TestChunkedClaims();
   TestCountdown();
   for (auto mode : {AutoresetMode::kNextStep, AutoresetMode::kSameStep}) {
     TestPool(8, 8, 2, mode, 3000);    // sync
