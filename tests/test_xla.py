@@ -646,13 +646,46 @@ def test_env_failures_raise_the_env_exception_type() -> None:
     eh, _, _, estep = echo.xla()
     echo.reset()
     nan = {"move": np.array([[0, 0], [np.nan, 0]], np.float32), "pick": np.zeros(2, np.int32)}
-    with pytest.raises(RuntimeError, match="env 1 failed: Echo: move is NaN"):
-        estep(eh, nan)
     good = {"move": np.zeros((2, 2), np.float32), "pick": np.zeros(2, np.int32)}
-    _, (obs, *_rest) = estep(eh, good)
-    assert obs["pos"].shape == (2, 2)
+    for warm in (False, True):
+        # Warm, the engine has timed these cheap steps and the calling thread
+        # steps them straight into XLA's output buffers (no copy).
+        for _ in range(40 if warm else 0):
+            estep(eh, good)
+        with pytest.raises(RuntimeError, match="env 1 failed: Echo: move is NaN"):
+            estep(eh, nan)
+        _, (obs, *_rest) = estep(eh, good)
+        assert obs["pos"].shape == (2, 2)
     for p in (pool, ref, echo):
         p.close()
+
+
+def test_env_failure_in_a_step_written_into_xla_outputs() -> None:
+    """With jax_enable_x64 every result is in the engine's own dtype, so once the engine
+    has timed these cheap steps the calling thread writes them straight into XLA's output
+    buffers. A failing env there: the Python path's error; then the same results as it."""
+    prev = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", True)
+    try:
+        pool = _make(BUSY, "gymnasium", num_envs=3, seed=0)
+        ref = _make(BUSY, "gymnasium", num_envs=3, seed=0)
+        handle, _, _, step = pool.xla()
+        pool.reset()
+        ref.reset()
+        ok = np.zeros(3, np.int32)
+        for t in range(40):
+            _assert_same_result(ref.step(ok), step(handle, ok)[1], f"warm-up step {t}")
+        bad = np.array([0, -2, 0], np.int32)
+        expected = _python_error(lambda: ref.step(bad))
+        got = _python_error(lambda: step(handle, bad))
+        assert type(got) is IndexError and type(got) is type(expected) and str(got) == str(expected)
+        for t in range(3):  # env 1 resets, the others go on
+            _assert_same_result(ref.step(ok), step(handle, ok)[1], f"step {t} after the failure")
+        assert np.asarray(step(handle, ok)[1][0]).dtype == np.int64
+        pool.close()
+        ref.close()
+    finally:
+        jax.config.update("jax_enable_x64", prev)
 
 
 def test_closed_pool_raises_and_reset_rebuilds_it_for_the_same_functions() -> None:

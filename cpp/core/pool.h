@@ -223,24 +223,18 @@ class EnvPool {
   // batch of their own (in async mode, without touching the ring).
   std::shared_ptr<StateBatch> Call(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
                                    const uint64_t* seeds) {
-    std::shared_ptr<StateBatch> batch;
-    bool here = false;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      NoteCaller();
-      ThrowIfClosed();
-      CheckEnvIds(env_ids, n);
-      batch = NewBatch(n);
-      here = StepsHere(n);
-      Queue(kind, env_ids, n, actions, seeds, batch.get(), /*push=*/!here);
-    }
-    if (here) {
-      Arrivals arrivals(this);
-      for (int i = 0; i < n; ++i) RunTask(TaskOf(kind, env_ids, i, batch.get(), seeds), &arrivals);
-    }
-    Wait(batch);
-    Finish(batch, /*ring_number=*/-1);
-    return batch;
+    return CallOwn(kind, env_ids, n, actions, seeds, nullptr);
+  }
+
+  // Call() with the rows written straight into arrays the caller owns,
+  // out[k] holding n rows of state key k (for the XLA handlers, which would
+  // otherwise copy the batch into their output buffers). Only when the
+  // calling thread steps the envs itself (StepsHere): rows written by
+  // workers could land after a caller that gave up on close() has
+  // returned. Returns null, having changed nothing, when it would not.
+  std::shared_ptr<StateBatch> CallInto(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
+                                       const uint64_t* seeds, char* const* out) {
+    return CallOwn(kind, env_ids, n, actions, seeds, out);
   }
 
   // Waits for the next batch: in sync mode the oldest send()'s, in async
@@ -344,6 +338,27 @@ class EnvPool {
   }
 
  private:
+  std::shared_ptr<StateBatch> CallOwn(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
+                                      const uint64_t* seeds, char* const* out) {
+    std::shared_ptr<StateBatch> batch;
+    bool here = false, timed = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      NoteCaller();
+      ThrowIfClosed();
+      CheckEnvIds(env_ids, n);
+      here = StepsHere(n);
+      if (out != nullptr && !here) return nullptr;
+      batch = out != nullptr ? std::make_shared<StateBatch>(layout_, n, out) : NewBatch(n);
+      timed = here && (++here_calls_ & 15) == 0;
+      Queue(kind, env_ids, n, actions, seeds, batch.get(), /*push=*/!here);
+    }
+    if (here) RunHere(kind, env_ids, n, batch.get(), actions, seeds, timed);
+    Wait(batch);
+    Finish(batch, /*ring_number=*/-1);
+    return batch;
+  }
+
   struct EnvSlot {
     std::unique_ptr<Env> env;
     std::vector<char*> action;  // this env's row of each action array
@@ -414,13 +429,13 @@ class EnvPool {
 
   // Under mu_, after the checks: nothing here throws.
   // Without `push` the tasks are only marked in flight: the calling thread
-  // runs them itself.
+  // runs them itself, reading the actions where the caller holds them.
   void Queue(Task::Kind kind, const int* env_ids, int n, const char* const* actions, const uint64_t* seeds,
              StateBatch* batch, bool push = true) {
     if (push) tasks_.resize(n);
     for (int i = 0; i < n; ++i) {
       EnvSlot& s = slots_[env_ids[i]];
-      if (kind == Task::kStep) {
+      if (kind == Task::kStep && push) {
         for (std::size_t k = 0; k < action_bytes_.size(); ++k)
           std::memcpy(s.action[k], actions[k] + action_bytes_[k] * i, action_bytes_[k]);
       }
@@ -853,7 +868,32 @@ class EnvPool {
     if (task.batch != arrivals->batch) Flush(arrivals);
     if (task.kind == Task::kRender) return RunRender(task);
     EnvSlot& s = slots_[task.env_id];
-    Target t;
+    Outcome o;
+    // Time one task in 16 (per env, so no shared counter) to size spinning.
+    const bool timed = (++s.runs & 15) == 0;
+    const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    StepEnv(task, s, s.action.data(), &o);
+    if (timed) AdaptSpinning(std::chrono::steady_clock::now() - start);
+    Record(task, s, &o);
+    if (task.batch != nullptr) {
+      arrivals->batch = o.target.batch;
+      ++arrivals->count;
+    } else if (o.target.batch->done.Arrive()) {
+      completed_.Notify();
+    }
+  }
+
+  // What stepping one env left for the engine to write.
+  struct Outcome {
+    Target target;
+    StepResult result;
+    std::exception_ptr error;
+  };
+
+  // The env's part of a task: its reset or step (and a same-step
+  // autoreset), writing its own keys; the common keys are Record()'s.
+  void StepEnv(const Task& task, EnvSlot& s, const char* const* action, Outcome* o) {
+    Target& t = o->target;
     t.pool = this;
     t.slot = &s;
     t.batch = task.batch;
@@ -862,19 +902,14 @@ class EnvPool {
     t.claimed = task.batch != nullptr;
     if (t.claimed) PointAt(s, t.batch, t.row);
     StateRow out(s.out.data(), t.claimed ? nullptr : &t, KeyTypes{state_types_.data(), num_env_keys_});
-    StepResult r;
-    std::exception_ptr error;
-    // Time one task in 16 (per env, so no shared counter) to size spinning.
-    const bool timed = (++s.runs & 15) == 0;
-    const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    StepResult& r = o->result;
     try {
       if (task.kind == Task::kReset || s.needs_reset) {
         if (task.has_seed) s.env->Seed(task.seed);
         s.env->Reset(out);
         s.elapsed = 0;
       } else {
-        r = s.env->Step(
-            ActionRow(s.action.data(), KeyTypes{action_types_.data(), static_cast<int>(action_types_.size())}), out);
+        r = s.env->Step(ActionRow(action, KeyTypes{action_types_.data(), static_cast<int>(action_types_.size())}), out);
         ++s.elapsed;
         if (s.max_episode_steps > 0 && s.elapsed >= s.max_episode_steps) r.truncated = true;
         if (r.terminated) r.discount = 0.0f;
@@ -886,12 +921,43 @@ class EnvPool {
         }
       }
     } catch (...) {
-      error = std::current_exception();
+      o->error = std::current_exception();
     }
-    if (timed) AdaptSpinning(std::chrono::steady_clock::now() - start);
+  }
+
+  // The common keys' arrays of a batch.
+  struct Columns {
+    explicit Columns(const StateBatch* b, int task_key = -1)
+        : reward(reinterpret_cast<float*>(b->key_base[kReward])),
+          terminated(reinterpret_cast<bool*>(b->key_base[kTerminated])),
+          truncated(reinterpret_cast<bool*>(b->key_base[kTruncated])),
+          discount(reinterpret_cast<float*>(b->key_base[kDiscount])),
+          env_id(reinterpret_cast<int32_t*>(b->key_base[kEnvId])),
+          elapsed(reinterpret_cast<int32_t*>(b->key_base[kElapsedStep])),
+          task(task_key >= 0 ? reinterpret_cast<int32_t*>(b->key_base[task_key]) : nullptr) {}
+    float* reward;
+    bool* terminated;
+    bool* truncated;
+    float* discount;
+    int32_t* env_id;
+    int32_t* elapsed;
+    int32_t* task;
+  };
+  Columns ColumnsOf(const StateBatch* b) const { return Columns(b, task_key_); }
+
+  // The engine's part of a task, after StepEnv: claims the row if the env
+  // wrote none, and writes the common keys (and the env's failure).
+  void Record(const Task& task, EnvSlot& s, Outcome* o) {
+    Target& t = o->target;
     if (!t.claimed) ClaimRingRow(&t);
+    Record(task, s, ColumnsOf(t.batch), o);
+  }
+  void Record(const Task& task, EnvSlot& s, const Columns& c, Outcome* o) {
+    const Target& t = o->target;
     StateBatch* batch = t.batch;
     const int row = t.row;
+    StepResult& r = o->result;
+    const bool error = static_cast<bool>(o->error);
     if (error) {
       // The env is in an unknown state: its row is zeroed, the episode
       // ends, and its next task resets it (in both autoreset modes).
@@ -905,21 +971,43 @@ class EnvPool {
     }
     // float32 like EnvPool's reward; envs compute it in double and it is
     // rounded once here.
-    *reinterpret_cast<float*>(batch->Row(kReward, row)) = static_cast<float>(r.reward);
-    *reinterpret_cast<bool*>(batch->Row(kTerminated, row)) = r.terminated;
-    *reinterpret_cast<bool*>(batch->Row(kTruncated, row)) = r.truncated;
-    *reinterpret_cast<float*>(batch->Row(kDiscount, row)) = r.discount;
-    *reinterpret_cast<int32_t*>(batch->Row(kEnvId, row)) = task.env_id;
-    *reinterpret_cast<int32_t*>(batch->Row(kElapsedStep, row)) = SaturatedInt32(s.elapsed);
+    c.reward[row] = static_cast<float>(r.reward);
+    c.terminated[row] = r.terminated;
+    c.truncated[row] = r.truncated;
+    c.discount[row] = r.discount;
+    c.env_id[row] = task.env_id;
+    c.elapsed[row] = SaturatedInt32(s.elapsed);
     if (opt_.autoreset == AutoresetMode::kSameStep && (error || !(r.terminated || r.truncated))) ClearFinal(batch, row);
-    if (task_key_ >= 0) *reinterpret_cast<int32_t*>(batch->Row(task_key_, row)) = s.task;
-    if (error) batch->AddFailure(task.env_id, error);
-    if (task.batch != nullptr) {
-      arrivals->batch = batch;
-      ++arrivals->count;
-    } else if (batch->done.Arrive()) {
-      completed_.Notify();
+    if (c.task != nullptr) c.task[row] = s.task;
+    if (error) batch->AddFailure(task.env_id, std::move(o->error));
+  }
+
+  // Call()'s path when the calling thread steps all n envs of `batch`
+  // itself: RunTask's work without its per-task costs (the envs read their
+  // actions where the caller holds them, the common keys' arrays are looked
+  // up once, and one call in 16 is timed rather than one task in 16 per
+  // env). 64 CartPole envs, a C++ loop of calls: 61 -> 46 ns per env and
+  // call, of which the envs alone take 29.
+  void RunHere(Task::Kind kind, const int* env_ids, int n, StateBatch* batch, const char* const* actions,
+               const uint64_t* seeds, bool timed) {
+    const Columns columns = ColumnsOf(batch);
+    const std::size_t keys = action_bytes_.size();
+    std::array<const char*, 8> few;
+    std::vector<const char*> many(keys > few.size() ? keys : 0);
+    const char** action = keys > few.size() ? many.data() : few.data();
+    Outcome o;
+    const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    for (int i = 0; i < n; ++i) {
+      if (kind == Task::kStep)
+        for (std::size_t k = 0; k < keys; ++k) action[k] = actions[k] + action_bytes_[k] * i;
+      const Task task = TaskOf(kind, env_ids, i, batch, seeds);
+      EnvSlot& s = slots_[env_ids[i]];
+      o.result = StepResult{};
+      StepEnv(task, s, action, &o);
+      Record(task, s, columns, &o);
     }
+    if (timed && n > 0) AdaptSpinning((std::chrono::steady_clock::now() - start) / n);
+    if (n > 0 && batch->done.Arrive(n)) completed_.Notify();
   }
 
   // Elapsed steps are counted in 64 bits (max_episode_steps=0 never
@@ -1003,6 +1091,7 @@ class EnvPool {
   std::thread::id first_caller_;
   bool multi_caller_ = false;
   uint64_t check_stamp_ = 0;
+  uint32_t here_calls_ = 0;  // calls stepped by the calling thread alone
   // Per env: the check_stamp_ of the last call that named it (repeats).
   // Apart from the slots, which the stepping threads write.
   std::vector<uint64_t> check_stamps_;
