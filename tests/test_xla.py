@@ -649,7 +649,7 @@ def test_env_failures_raise_the_env_exception_type() -> None:
     good = {"move": np.zeros((2, 2), np.float32), "pick": np.zeros(2, np.int32)}
     for warm in (False, True):
         # Warm, the engine has timed these cheap steps and the calling thread
-        # steps them straight into XLA's output buffers (no copy).
+        # steps them itself (not the workers).
         for _ in range(40 if warm else 0):
             estep(eh, good)
         with pytest.raises(RuntimeError, match="env 1 failed: Echo: move is NaN"):
@@ -660,10 +660,10 @@ def test_env_failures_raise_the_env_exception_type() -> None:
         p.close()
 
 
-def test_env_failure_in_a_step_written_into_xla_outputs() -> None:
-    """With jax_enable_x64 every result is in the engine's own dtype, so once the engine
-    has timed these cheap steps the calling thread writes them straight into XLA's output
-    buffers. A failing env there: the Python path's error; then the same results as it."""
+def test_env_failure_in_a_step_the_calling_thread_runs() -> None:
+    """Once the engine has timed these cheap steps the calling thread steps them itself
+    (not the workers). A failing env there: the Python path's error; then the same
+    results as it, int64 observations unnarrowed under jax_enable_x64."""
     prev = jax.config.jax_enable_x64
     jax.config.update("jax_enable_x64", True)
     try:

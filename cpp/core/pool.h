@@ -223,18 +223,22 @@ class EnvPool {
   // batch of their own (in async mode, without touching the ring).
   std::shared_ptr<StateBatch> Call(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
                                    const uint64_t* seeds) {
-    return CallOwn(kind, env_ids, n, actions, seeds, nullptr);
-  }
-
-  // Call() with the rows written straight into arrays the caller owns,
-  // out[k] holding n rows of state key k (for the XLA handlers, which would
-  // otherwise copy the batch into their output buffers). Only when the
-  // calling thread steps the envs itself (StepsHere): rows written by
-  // workers could land after a caller that gave up on close() has
-  // returned. Returns null, having changed nothing, when it would not.
-  std::shared_ptr<StateBatch> CallInto(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
-                                       const uint64_t* seeds, char* const* out) {
-    return CallOwn(kind, env_ids, n, actions, seeds, out);
+    std::shared_ptr<StateBatch> batch;
+    bool here = false, timed = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      NoteCaller();
+      ThrowIfClosed();
+      CheckEnvIds(env_ids, n);
+      batch = NewBatch(n);
+      here = StepsHere(n);
+      timed = here && (++here_calls_ & 15) == 0;
+      Queue(kind, env_ids, n, actions, seeds, batch.get(), /*push=*/!here);
+    }
+    if (here) RunHere(kind, env_ids, n, batch.get(), actions, seeds, timed);
+    Wait(batch);
+    Finish(batch, /*ring_number=*/-1);
+    return batch;
   }
 
   // Waits for the next batch: in sync mode the oldest send()'s, in async
@@ -338,27 +342,6 @@ class EnvPool {
   }
 
  private:
-  std::shared_ptr<StateBatch> CallOwn(Task::Kind kind, const int* env_ids, int n, const char* const* actions,
-                                      const uint64_t* seeds, char* const* out) {
-    std::shared_ptr<StateBatch> batch;
-    bool here = false, timed = false;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      NoteCaller();
-      ThrowIfClosed();
-      CheckEnvIds(env_ids, n);
-      here = StepsHere(n);
-      if (out != nullptr && !here) return nullptr;
-      batch = out != nullptr ? std::make_shared<StateBatch>(layout_, n, out) : NewBatch(n);
-      timed = here && (++here_calls_ & 15) == 0;
-      Queue(kind, env_ids, n, actions, seeds, batch.get(), /*push=*/!here);
-    }
-    if (here) RunHere(kind, env_ids, n, batch.get(), actions, seeds, timed);
-    Wait(batch);
-    Finish(batch, /*ring_number=*/-1);
-    return batch;
-  }
-
   struct EnvSlot {
     std::unique_ptr<Env> env;
     std::vector<char*> action;  // this env's row of each action array

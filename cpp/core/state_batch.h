@@ -101,13 +101,6 @@ struct StateBatch {
     done.Reset(target);
   }
 
-  // A batch of `rows` rows written into arrays the caller owns, keys[k]
-  // holding key k's rows back to back (no recycled memory).
-  StateBatch(const StateLayout& layout, int rows, char* const* keys)
-      : layout(layout), key_base(keys, keys + layout.specs.size()), capacity(rows) {
-    done.Reset(rows);
-  }
-
   char* Row(std::size_t key, int row) const { return key_base[key] + layout.row_bytes[key] * row; }
 
   const StateLayout& layout;

@@ -240,7 +240,6 @@ struct Scratch {
   std::vector<int> ids;
   std::vector<std::vector<char>> actions;
   std::vector<const char*> ptrs;
-  std::vector<char*> out;
 };
 Scratch& scratch() {
   thread_local Scratch* s = new Scratch;
@@ -414,22 +413,6 @@ void WriteResults(const envpool::StateBatch& batch, const std::vector<ffi::AnyBu
   }
 }
 
-// Whether XLA's outputs are the batch's arrays as they are (every dtype
-// as the engine writes it, n rows each), filling out with their pointers.
-bool DirectOutputs(const envpool::StateLayout& layout, int n, const std::vector<ffi::AnyBuffer>& rets,
-                   std::vector<char*>& out) {
-  if (rets.size() != layout.specs.size()) return false;
-  out.resize(rets.size());
-  for (std::size_t k = 0; k < rets.size(); ++k) {
-    const ArraySpec& spec = layout.specs[k];
-    if (rets[k].element_type() != FfiType(spec.dtype) ||
-        rets[k].size_bytes() != layout.row_bytes[k] * static_cast<size_t>(n))
-      return false;
-    out[k] = static_cast<char*>(rets[k].untyped_data());
-  }
-  return true;
-}
-
 // The three operations on views of a call's buffers: XLA's own (CPU) or
 // host copies of device buffers (CUDA, below).
 void DoSend(const ffi::AnyBuffer& handle, const ffi::AnyBuffer& handle_out, const std::vector<ffi::AnyBuffer>& args,
@@ -462,15 +445,9 @@ void DoStep(const ffi::AnyBuffer& handle, const ffi::AnyBuffer& handle_out, cons
   const int* ids = nullptr;
   int n = 0;
   ConvertArgs(*b, args, &ids, &n);
-  std::vector<char*>& out = scratch().out;
   std::shared_ptr<envpool::StateBatch> batch;
   {
     EnvPool::SequencedCaller sequenced;
-    // In sync mode, where the outputs match the batch's arrays, the envs
-    // write into them (if the calling thread steps them all): no copy.
-    if (b->pool->sync() && DirectOutputs(b->pool->layout(), n, rets, out))
-      batch = b->pool->CallInto(envpool::Task::kStep, ids, n, scratch().ptrs.data(), nullptr, out.data());
-    if (batch != nullptr) return;
     batch = b->pool->Step(envpool::Task::kStep, ids, n, scratch().ptrs.data(), nullptr);
   }
   WriteResults(*batch, rets);
