@@ -7,8 +7,9 @@
 // (which help) the last one, so an env keeps running on the same thread and
 // its simulator state stays in that core's cache (moving a MuJoCo env
 // between cores every step costs ~4% of the physics); an idle consumer takes
-// any lane's work, and every kFairEvery-th claim serves the lanes in turn,
-// so a lane whose owner is busy elsewhere is never starved. In async mode
+// any lane's work, and every kFairEvery-th claim serves the lanes in turn
+// (one that no claim has served since the consumer's previous turn), so a
+// lane whose owner is busy elsewhere is never starved. In async mode
 // the pool uses one lane: strictly first in, first out.
 //
 // One semaphore counts the tasks waiting in all lanes: a consumer holding
@@ -59,6 +60,7 @@ class ActionQueue {
       lane.capacity = capacity;
       lane.mask = capacity - 1;
       for (std::size_t i = 0; i < capacity; ++i) lane.ring[i].seq.store(i, std::memory_order_relaxed);
+      lane.seen_heads = std::make_unique<std::atomic<uint64_t>[]>(lanes_.size());
     }
   }
 
@@ -138,6 +140,10 @@ class ActionQueue {
     // is atomic, but read and written without a locked instruction: a lost
     // count between two receivers only shifts a fairness turn.
     alignas(64) std::atomic<uint32_t> owner_claims{0};
+    // Per lane, its head at this lane's consumer's last fairness turn
+    // (relaxed: receiving threads share a lane; a lost update only shifts
+    // a turn).
+    std::unique_ptr<std::atomic<uint64_t>[]> seen_heads;
   };
   static constexpr uint32_t kFairEvery = 8;
 
@@ -152,7 +158,7 @@ class ActionQueue {
     std::atomic<uint32_t>& claims = lanes_[own].owner_claims;
     const uint32_t turn = claims.load(std::memory_order_relaxed) + 1;
     claims.store(turn, std::memory_order_relaxed);
-    const int first = turn % kFairEvery != 0 ? own : static_cast<int>(turn / kFairEvery % n);
+    const int first = turn % kFairEvery != 0 ? own : Stalled(own, static_cast<int>(turn / kFairEvery % n));
     for (;;) {
       const bool stopping = stopping_.load(std::memory_order_seq_cst);
       Task task;
@@ -161,6 +167,20 @@ class ActionQueue {
       if (stopping) return Task{Task::kStop, 0, nullptr, 0, false, 0};
       CpuRelax();
     }
+  }
+
+  // The lane a fairness turn serves first: `other`, if no claim has taken
+  // a task from it since this consumer's previous turn looked at it (its
+  // own consumer is busy elsewhere, so its tasks could wait without
+  // bound), else the consumer's own. Serving a lane whose owner keeps up
+  // only moved envs between threads: every 8th claim, an eighth of sync
+  // Pong's steps ran on another core than the env's previous step.
+  int Stalled(int own, int other) {
+    std::atomic<uint64_t>& seen = lanes_[own].seen_heads[other];
+    const uint64_t head = lanes_[other].head.load(std::memory_order_relaxed);
+    const bool stalled = head == seen.load(std::memory_order_relaxed);
+    seen.store(head, std::memory_order_relaxed);
+    return stalled ? other : own;
   }
 
   // How many tasks, up to max, are published in a row from the lane's head

@@ -131,8 +131,8 @@ void TestActionQueue(bool chunked) {
 }
 
 void TestLaneFairness() {
-  // A consumer whose own lane never empties still serves the other lane
-  // on its 8th claim (the lanes' turn), not never.
+  // A consumer whose own lane never empties still serves the other lane,
+  // which nobody serves, on its 8th claim (the lanes' turn), not never.
   ActionQueue q(2, 2, 4);
   Task other{Task::kStep, 1, nullptr, 0, false, 0};  // lane 1
   q.Push(&other, 1, 0);
@@ -145,6 +145,16 @@ void TestLaneFairness() {
     CHECK(++own_first < 8);
   }
   CHECK(own_first == 7);  // claims 1..7 prefer the own lane
+  // A lane whose own consumer keeps claiming is not served by the other's
+  // turns (that only moved envs between threads).
+  ActionQueue kept(2, 2, 4);
+  for (int round = 0; round < 32; ++round) {
+    Task t0{Task::kStep, 0, nullptr, 0, false, 0}, t1{Task::kStep, 1, nullptr, 0, false, 0};
+    kept.Push(&t0, 1, 0);
+    kept.Push(&t1, 1, 0);
+    CHECK(kept.Pop(0, 0, 0).env_id == 0);
+    CHECK(kept.Pop(1, 0, 0).env_id == 1);
+  }
   // An idle consumer takes another lane's work (lane 0 still holds the
   // last `mine`).
   Task t;
