@@ -173,8 +173,8 @@ class ActionQueue {
   // a task from it since this consumer's previous turn looked at it (its
   // own consumer is busy elsewhere, so its tasks could wait without
   // bound), else the consumer's own. Serving a lane whose owner keeps up
-  // only moved envs between threads: every 8th claim, an eighth of sync
-  // Pong's steps ran on another core than the env's previous step.
+  // only moved envs between threads (8 envs of 380 us on 2 threads, sync:
+  // 17% of steps ran on another thread than the env's previous step).
   int Stalled(int own, int other) {
     std::atomic<uint64_t>& seen = lanes_[own].seen_heads[other];
     const uint64_t head = lanes_[other].head.load(std::memory_order_relaxed);
