@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -452,6 +453,18 @@ void TestCloseWakesWaiter() {
   std::puts("close wakes waiter ok");
 }
 
+// Runs `call`, which must throw a BatchError naming env `env_id` alone.
+BatchError FailureOf(const std::function<void()>& call, int env_id) {
+  try {
+    call();
+  } catch (const BatchError& e) {
+    CHECK(e.failures.size() == 1 && e.failures[0].env_id == env_id);
+    return e;
+  }
+  CHECK(false && "no BatchError");
+  std::abort();
+}
+
 // An env that throws: the batch comes back complete with the error, the
 // exception keeps its type, and the env is reset on its next step.
 void TestEnvErrors() {
@@ -462,23 +475,16 @@ void TestEnvErrors() {
   pool.Recv();
   std::vector<int32_t> act = {0, -1, 0, 0};
   const char* a = reinterpret_cast<const char*>(act.data());
-  bool thrown = false;
+  const BatchError e = FailureOf([&] { pool.Step(Task::kStep, all.data(), 4, &a, nullptr); }, 1);
+  CHECK(Ids(*e.batch) == all);
+  bool typed = false;
   try {
-    pool.Step(Task::kStep, all.data(), 4, &a, nullptr);
-  } catch (const BatchError& e) {
-    thrown = true;
-    CHECK(e.failures.size() == 1 && e.failures[0].env_id == 1);
-    CHECK(Ids(*e.batch) == all);
-    bool typed = false;
-    try {
-      std::rethrow_exception(e.failures[0].error);
-    } catch (const std::invalid_argument&) {
-      typed = true;
-    }
-    CHECK(typed);
-    CHECK(*reinterpret_cast<bool*>(e.batch->Row(kTerminated, 1)));
+    std::rethrow_exception(e.failures[0].error);
+  } catch (const std::invalid_argument&) {
+    typed = true;
   }
-  CHECK(thrown);
+  CHECK(typed);
+  CHECK(*reinterpret_cast<bool*>(e.batch->Row(kTerminated, 1)));
   act = {0, 0, 0, 0};
   auto b = pool.Step(Task::kStep, all.data(), 4, &a, nullptr);
   const int32_t* steps1 = reinterpret_cast<int32_t*>(b->Row(kNumCommonKeys, 1));
@@ -497,22 +503,15 @@ void CheckOwnCall(EnvPool& pool, bool cheap) {
   for (int row = 0; row < 16; ++row) ids[row] = 15 - row;
   act[3] = -1;  // row 3 is env 12
   const char* a = reinterpret_cast<const char*>(act.data());
-  bool thrown = false;
-  try {
-    pool.Call(Task::kStep, ids.data(), 16, &a, nullptr);
-  } catch (const BatchError& e) {
-    thrown = true;
-    CHECK(e.failures.size() == 1 && e.failures[0].env_id == 12);
-    CHECK(Ids(*e.batch) == ids);
-    for (int row = 0; row < 16; ++row) {
-      const bool failed = row == 3;
-      const int32_t* obs = reinterpret_cast<const int32_t*>(e.batch->Row(kNumCommonKeys, row));
-      CHECK(*reinterpret_cast<const bool*>(e.batch->Row(kTerminated, row)) == failed);
-      CHECK(obs[0] == (failed ? 0 : ids[row]) && obs[1] == (failed ? 0 : 41));
-      CHECK(*reinterpret_cast<const int32_t*>(e.batch->Row(kElapsedStep, row)) == (failed ? 40 : 41));
-    }
+  const BatchError e = FailureOf([&] { pool.Call(Task::kStep, ids.data(), 16, &a, nullptr); }, 12);
+  CHECK(Ids(*e.batch) == ids);
+  for (int row = 0; row < 16; ++row) {
+    const bool failed = row == 3;
+    const int32_t* obs = reinterpret_cast<const int32_t*>(e.batch->Row(kNumCommonKeys, row));
+    CHECK(*reinterpret_cast<const bool*>(e.batch->Row(kTerminated, row)) == failed);
+    CHECK(obs[0] == (failed ? 0 : ids[row]) && obs[1] == (failed ? 0 : 41));
+    CHECK(*reinterpret_cast<const int32_t*>(e.batch->Row(kElapsedStep, row)) == (failed ? 40 : 41));
   }
-  CHECK(thrown);
   std::vector<int32_t> ok(16, cheap ? 0 : 300);
   const char* o = reinterpret_cast<const char*>(ok.data());
   auto b = pool.Call(Task::kStep, ids.data(), 16, &o, nullptr);
