@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -100,8 +101,8 @@ class ActionQueue {
 
   // Blocks until a task is available (see Semaphore::Acquire). `lane` is
   // the consumer's own lane (one consumer per lane).
-  Task Pop(int lane, int spins, int yields) {
-    tokens_.Acquire(spins, yields);
+  Task Pop(int lane, int spins, std::chrono::nanoseconds yield_for) {
+    tokens_.Acquire(spins, yield_for);
     return Claim(lane);
   }
 

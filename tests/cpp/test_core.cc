@@ -56,6 +56,25 @@ void TestSemaphore() {
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   sem.Release(1);
   waiter.join();
+  // A waiter that yields gets a token released while it yields, and one
+  // that yields in vain still ends up asleep until a release.
+  std::thread yielder([&] { sem.Acquire(0, std::chrono::seconds(10)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  sem.Release(1);
+  yielder.join();
+  std::thread gives_up([&] { sem.Acquire(0, std::chrono::milliseconds(1)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  sem.Release(1);
+  gives_up.join();
+  CHECK(!sem.TryAcquire());
+  // YieldUntil: true as soon as ready, false once the time is up.
+  CHECK(!YieldUntil(std::chrono::nanoseconds(0), [] { return false; }));
+  CHECK(YieldUntil(std::chrono::nanoseconds(0), [] { return true; }));
+  int polls = 0;
+  CHECK(YieldUntil(std::chrono::seconds(10), [&] { return ++polls == 40; }));
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(!YieldUntil(std::chrono::milliseconds(3), [] { return false; }));
+  CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(3));
   std::puts("semaphore ok");
 }
 
@@ -82,7 +101,8 @@ void TestActionQueue(bool chunked) {
       for (;;) {
         int n = chunked ? q.TryPopMany(c, tasks, 1 + 3 * c) : 0;
         if (n == 0) {
-          tasks[0] = q.Pop(c, c % 2 ? 0 : 2000, c % 2 ? 0 : 50);  // sleeping and spinning consumers
+          tasks[0] =
+              q.Pop(c, c % 2 ? 0 : 2000, std::chrono::microseconds(c % 2 ? 0 : 50));  // sleeping and spinning consumers
           n = 1;
         }
         int stops = 0;
@@ -141,7 +161,7 @@ void TestLaneFairness() {
   for (;;) {
     Task mine{Task::kStep, 0, nullptr, 0, false, 0};  // lane 0
     q.Push(&mine, 1, 0);
-    Task t = q.Pop(0, 0, 0);
+    Task t = q.Pop(0, 0, std::chrono::nanoseconds(0));
     if (t.env_id == 1) break;
     CHECK(++own_first < 8);
   }
@@ -153,8 +173,8 @@ void TestLaneFairness() {
     Task t0{Task::kStep, 0, nullptr, 0, false, 0}, t1{Task::kStep, 1, nullptr, 0, false, 0};
     kept.Push(&t0, 1, 0);
     kept.Push(&t1, 1, 0);
-    CHECK(kept.Pop(0, 0, 0).env_id == 0);
-    CHECK(kept.Pop(1, 0, 0).env_id == 1);
+    CHECK(kept.Pop(0, 0, std::chrono::nanoseconds(0)).env_id == 0);
+    CHECK(kept.Pop(1, 0, std::chrono::nanoseconds(0)).env_id == 1);
   }
   // An idle consumer takes another lane's work (lane 0 still holds the
   // last `mine`).
