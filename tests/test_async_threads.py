@@ -9,6 +9,7 @@ exception. Its observation is (env id, steps since reset, resets so far).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -261,6 +262,42 @@ def test_threads_step_disjoint_envs_of_a_sync_pool() -> None:
     for t in ts:
         t.join(timeout=120)
     assert not any(t.is_alive() for t in ts) and not errors, errors
+
+
+def _thread_states(tids: set[str]) -> list[str]:
+    """Linux's one-letter states of this process's threads `tids` (R runs or may, S sleeps)."""
+    states = []
+    for tid in tids:
+        with open(f"/proc/self/task/{tid}/stat") as f:
+            states.append(f.read().rsplit(")", 1)[1].split()[0])
+    return states
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the threads' states from Linux's /proc")
+def test_a_waiting_worker_yields_for_two_steps_time_then_sleeps() -> None:
+    """Between sync calls a worker keeps its core, yielding (state R), for about
+    two steps' time, so the next call finds it awake (waking a sleeping thread
+    costs a virtual machine tens to hundreds of microseconds), and then sleeps
+    (S). With a fixed 35 us of yields it was asleep 0.3 ms after the call."""
+    before = set(os.listdir("/proc/self/task"))
+    pool = busy(2, num_threads=2)  # sync: the calling thread and one worker
+    workers = set(os.listdir("/proc/self/task")) - before
+    assert len(workers) == 1
+    pool.reset(None, None)
+    acts = np.full(2, 900, np.int32)  # 0.9 ms steps: the worker yields for 1.8 ms after its env
+    for _ in range(40):  # the engine times one step in 16 per env
+        pool.step(acts, None)
+    awake = 0
+    for _ in range(20):
+        pool.step(acts, None)
+        returned = time.perf_counter()
+        while time.perf_counter() - returned < 3e-4:  # well past a fixed 35 us of yields
+            pass
+        awake += _thread_states(workers) == ["R"]
+    time.sleep(0.2)
+    asleep = _thread_states(workers)
+    pool.close()
+    assert awake >= 15 and asleep == ["S"], (awake, asleep)
 
 
 def test_queued_sync_sends_complete_in_order() -> None:
