@@ -19,6 +19,9 @@ import envpool.ray  # noqa: E402
 from envpool.ray import ActorLostError  # noqa: E402
 
 NODES = 3
+# Every case here starts (or shares) a 3-node Ray cluster: ~1 min in all, kept out of the quick run.
+pytestmark = pytest.mark.slow
+
 ONE_PER_NODE = {"num_cpus": 1}  # each node has one CPU: actors land on different nodes
 
 

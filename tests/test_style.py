@@ -47,6 +47,7 @@ def test_cpp_is_clang_formatted() -> None:
     assert out.returncode == 0, out.stderr[-4000:]
 
 
+@pytest.mark.slow  # ~15 s of compiling
 def test_generic_cpp_compiles_without_warnings() -> None:
     """The parts that need no third-party headers: the engine, the binding and the header-only
     families (Atari and MuJoCo build with the same flags, see CMakeLists.txt)."""
