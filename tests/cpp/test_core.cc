@@ -57,7 +57,8 @@ void TestSemaphore() {
   sem.Release(1);
   waiter.join();
   // A waiter that yields gets a token released while it yields, and one
-  // that yields in vain still ends up asleep until a release.
+  // whose yielding time runs out (it then sleeps on the futex) still gets
+  // a later release: no wake-up is lost between the two phases.
   std::thread yielder([&] { sem.Acquire(0, std::chrono::seconds(10)); });
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   sem.Release(1);
