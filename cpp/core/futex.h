@@ -81,7 +81,7 @@ class Semaphore {
       if (TryAcquire()) return;
       CpuRelax();
     }
-    if (YieldUntil(yield_for, [this] { return count_.load(std::memory_order_relaxed) > 0; }) && TryAcquire()) return;
+    if (YieldUntil(yield_for, [this] { return TryAcquire(); })) return;
     while (!TryAcquire()) {
       // The seq_cst pair (waiters_++ then count_ read, against count_ add
       // then waiters_ read in Release) rules out a lost wake-up; the futex
