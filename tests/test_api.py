@@ -394,8 +394,9 @@ def test_thread_affinity_pins_workers() -> None:
             now.remove(c)
         return sorted(now)
 
-    # Worker i runs on CPU (offset + i) % cores; num_threads - 1 workers
-    # (at least one) are started in both modes, as recv()'s thread steps too.
+    # Worker i runs on CPU (offset + i) % cores; num_threads - 1 workers are
+    # started in both modes, as recv()'s thread steps too, and one with
+    # num_threads=1 (recv()'s thread then only waits).
     n = len(cpus)
     assert new_pins(num_threads=2, batch_size=2) == [str(1 % n)]
     assert new_pins(num_threads=3, batch_size=2) == sorted([str(1 % n), str(2 % n)])

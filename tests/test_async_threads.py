@@ -300,6 +300,65 @@ def test_a_waiting_worker_yields_for_two_steps_time_then_sleeps() -> None:
     assert awake >= 15 and asleep == ["S"], (awake, asleep)
 
 
+def _cpu_ns(tids: set[str]) -> dict[str, int]:
+    """Nanoseconds each of this process's threads `tids` has run (Linux's schedstat)."""
+    out = {}
+    for tid in tids:
+        with open(f"/proc/self/task/{tid}/schedstat") as f:
+            out[tid] = int(f.read().split()[0])
+    return out
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/schedstat"), reason="reads the threads' CPU time from Linux's /proc")
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_one_thread_steps_at_a_time_with_num_threads_1(mode: str) -> None:
+    """num_threads=1 means one stepping thread, as in EnvPool: a batch's steps
+    all run on one thread (in sync mode the calling one, the worker idle; in
+    async mode the worker, the caller only waiting), where a caller that also
+    stepped while it waited shared them out over two threads, two cores."""
+    before = set(os.listdir("/proc/self/task"))
+    pool = busy(4, 4 if mode == "sync" else 2, num_threads=1)
+    threads = set(os.listdir("/proc/self/task")) - before | {str(threading.get_native_id())}
+    assert len(threads) == 2  # one worker and this thread
+    acts = np.full(4, 20_000, np.int32)  # 20 ms steps, 80 ms in all
+    if mode == "sync":
+        pool.reset(None, None)
+        start = _cpu_ns(threads)
+        for _ in range(2):
+            pool.step(acts, None)
+    else:
+        pool.send_reset(None, None)
+        pool.recv(), pool.recv()
+        start = _cpu_ns(threads)
+        for _ in range(2):
+            pool.send(acts, np.arange(4, dtype=np.int32))
+            pool.recv(), pool.recv()
+    end = _cpu_ns(threads)
+    pool.close()
+    used = sorted((end[t] - start[t]) / 1e6 for t in threads)  # ms
+    # 160 ms of stepping: one thread ran it; the other only Python and its
+    # waits' short yields (35 us each).
+    assert used[1] >= 150 and used[0] <= 25, used
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/schedstat"), reason="reads the threads' CPU time from Linux's /proc")
+def test_with_num_threads_1_sent_envs_step_before_recv() -> None:
+    """With num_threads=1 a worker still steps sent envs while the caller is
+    away from the pool (EnvPool's overlap of stepping with the policy)."""
+    before = set(os.listdir("/proc/self/task"))
+    pool = busy(4, 2, num_threads=1)
+    (worker,) = set(os.listdir("/proc/self/task")) - before
+    pool.send_reset(None, None)
+    pool.recv(), pool.recv()
+    start = _cpu_ns({worker})[worker]
+    pool.send(np.full(4, 20_000, np.int32), np.arange(4, dtype=np.int32))
+    time.sleep(0.3)  # the four 20 ms steps are done long before
+    stepped = (_cpu_ns({worker})[worker] - start) / 1e6
+    ids = sorted(np.concatenate([ids_of(pool.recv()), ids_of(pool.recv())]))
+    pool.close()
+    assert stepped >= 75 and ids == [0, 1, 2, 3], (stepped, ids)
+
+
 def test_queued_sync_sends_complete_in_order() -> None:
     """Sync sends queue up as batches of their own; a thread that waits for the
     oldest runs tasks of the later ones meanwhile, and each must still complete

@@ -130,7 +130,9 @@ class EnvPool {
         layout_(BuildLayout(env_spec_, opt.autoreset, pool_tasks_.size() > 1)),
         sync_(opt_.batch_size == opt_.num_envs),
         num_workers_(NumWorkers(opt_)),
-        queue_(sync_ ? num_workers_ + 1 : 1, opt_.num_envs, static_cast<std::size_t>(opt_.num_envs)) {
+        caller_steps_(opt_.num_threads > 1),
+        queue_(sync_ ? num_workers_ + (caller_steps_ ? 1 : 0) : 1, opt_.num_envs,
+               static_cast<std::size_t>(opt_.num_envs)) {
     capacity_ = opt_.batch_size;
     if (!sync_) ring_size_ = (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 2;
     CheckMemory();
@@ -231,7 +233,9 @@ class EnvPool {
       ThrowIfClosed();
       CheckEnvIds(env_ids, n);
       batch = NewBatch(n);
-      here = StepsHere(n);
+      // With num_threads 1 the one stepping thread may as well be this
+      // one while no other env is in flight: no hand-off, no wake-up.
+      here = StepsHere(n) || (!caller_steps_ && in_flight_total_.load() == 0);
       timed = here && (++here_calls_ & 15) == 0;
       Queue(kind, env_ids, n, actions, seeds, batch.get(), /*push=*/!here);
     }
@@ -309,7 +313,7 @@ class EnvPool {
         tasks_[i] = Task{Task::kRender, env_ids[i], batch.get(), i, false, 0};
       }
       in_flight_total_ += n;
-      if (n > 0) queue_.Push(tasks_.data(), n, n - 1);
+      if (n > 0) queue_.Push(tasks_.data(), n, caller_steps_ ? n - 1 : n);
     }
     Wait(batch);
     const int32_t* ids = reinterpret_cast<const int32_t*>(batch->key_base[1]);
@@ -427,13 +431,14 @@ class EnvPool {
     }
     in_flight_total_ += n;
     if (batch == nullptr) unreserved_ += n;
-    // The thread that will recv() runs tasks too. In sync mode one task is
-    // left for it rather than paying a wake-up: a single-env step never
-    // leaves this thread (workers still take it if they are awake). In
-    // async mode every task wakes a worker, so the oldest tasks (a
-    // straggler sent first) go to workers and the receiving thread helps
-    // with the newest, and is rarely the one stuck in a slow env.
-    if (n > 0 && push) queue_.Push(tasks_.data(), n, sync_ ? n - 1 : n);
+    // The thread that will recv() runs tasks too (with num_threads > 1). In
+    // sync mode one task is left for it rather than paying a wake-up: a
+    // single-env step never leaves this thread (workers still take it if
+    // they are awake). In async mode every task wakes a worker, so the
+    // oldest tasks (a straggler sent first) go to workers and the
+    // receiving thread helps with the newest, and is rarely the one stuck
+    // in a slow env.
+    if (n > 0 && push) queue_.Push(tasks_.data(), n, sync_ && caller_steps_ ? n - 1 : n);
   }
 
   // Whether the calling thread should step a call's n envs alone, from
@@ -630,7 +635,11 @@ class EnvPool {
   // batch pays no thread hand-off). With num_threads workers and a caller
   // that only waited, async HalfCheetah-v4 (8 envs, batch 4, 2 threads on
   // 2 cores) ran at half the speed: three threads shared two cores and every
-  // batch paid a wake-up.
+  // batch paid a wake-up. With num_threads 1 one worker starts, so that
+  // envs still step between send() and recv(), and the caller only waits
+  // (caller_steps_): at most one thread steps at a time, as in EnvPool,
+  // where a caller that helped made it two (a process given one core, as
+  // Ray's env runners are, used two).
   static int NumWorkers(const PoolOptions& opt) { return std::max(1, opt.num_threads - 1); }
 
   static int UsableCores() {
@@ -657,7 +666,8 @@ class EnvPool {
     Arrivals arrivals(this);  // counted on every way out, as it may hold another batch's
     while (!b->done.Done()) {
       if (closed_.load()) Abandon(batch);
-      if (const int n = queue_.TryPopMany(caller_lane(), tasks, chunk_.load(std::memory_order_relaxed))) {
+      if (const int n =
+              caller_steps_ ? queue_.TryPopMany(caller_lane(), tasks, chunk_.load(std::memory_order_relaxed)) : 0) {
         if (RunTasks(tasks, n, &arrivals)) {
           queue_.ReturnStop();  // the stop was meant for a worker
           Abandon(batch);
@@ -670,7 +680,9 @@ class EnvPool {
       const int seen = completed_.Epoch();
       const int spins = 2 * spins_.load(std::memory_order_relaxed);
       for (int i = 0; i < spins && !b->done.Done(); ++i) CpuRelax();
-      YieldUntil(YieldFor(), [b] { return b->done.Done(); });
+      // A caller that does not step (num_threads 1) keeps only the short
+      // yield: its longer one would double the CPU time a one-core pool takes.
+      YieldUntil(caller_steps_ ? YieldFor() : kMinYield, [b] { return b->done.Done(); });
       completed_.Wait(seen, [this, b] { return b->done.Done() || closed_.load(); });
     }
   }
@@ -1060,7 +1072,10 @@ class EnvPool {
   StateLayout layout_;
   bool sync_ = true;
   int num_workers_ = 0;
-  ActionQueue queue_;  // lane i: worker i; the last lane: receiving threads
+  // Whether threads waiting in recv() step queued envs: with num_threads
+  // 1 they only wait, so that one thread steps at a time (see NumWorkers).
+  bool caller_steps_ = true;
+  ActionQueue queue_;  // lane i: worker i; the last lane (if caller_steps_): receiving threads
   bool may_spin_ = true;
   int capacity_ = 0;
   std::shared_ptr<BatchMemory> memory_;
