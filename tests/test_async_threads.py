@@ -336,9 +336,10 @@ def test_one_thread_steps_at_a_time_with_num_threads_1(mode: str) -> None:
     end = _cpu_ns(threads)
     pool.close()
     used = sorted((end[t] - start[t]) / 1e6 for t in threads)  # ms
-    # 160 ms of stepping: one thread ran it; the other only Python and its
-    # waits' short yields (35 us each).
-    assert used[1] >= 150 and used[0] <= 25, used
+    # 160 ms of stepping (busy-waits of wall time: a thread preempted meanwhile
+    # runs less): one thread ran it; the other only Python and its waits'
+    # short yields (35 us each). Shared out, each ran about 80 ms.
+    assert used[1] >= 120 and used[0] <= 25, used
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/schedstat"), reason="reads the threads' CPU time from Linux's /proc")
@@ -356,7 +357,7 @@ def test_with_num_threads_1_sent_envs_step_before_recv() -> None:
     stepped = (_cpu_ns({worker})[worker] - start) / 1e6
     ids = sorted(np.concatenate([ids_of(pool.recv()), ids_of(pool.recv())]))
     pool.close()
-    assert stepped >= 75 and ids == [0, 1, 2, 3], (stepped, ids)
+    assert stepped >= 50 and ids == [0, 1, 2, 3], (stepped, ids)  # 80 ms of busy-waits, less if preempted
 
 
 def test_queued_sync_sends_complete_in_order() -> None:
