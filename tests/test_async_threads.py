@@ -360,6 +360,39 @@ def test_with_num_threads_1_sent_envs_step_before_recv() -> None:
     assert stepped >= 50 and ids == [0, 1, 2, 3], (stepped, ids)  # 80 ms of busy-waits, less if preempted
 
 
+def test_with_num_threads_1_every_queued_call_wakes_the_worker() -> None:
+    """With num_threads=1 nobody else runs queued work, so a send, a render
+    and an async reset must each wake the sleeping worker (a sync send used
+    to leave one task for the caller unwoken): none may wait forever."""
+    out: list = []
+
+    def run() -> None:
+        for batch in (4, 2):
+            env = envpool.make(
+                "CartPole-v1",
+                env_type="gymnasium",
+                num_envs=4,
+                batch_size=batch,
+                num_threads=1,
+                render_mode="rgb_array",
+            )
+            env.async_reset() if batch == 2 else env.reset()
+            if batch == 2:
+                env.recv(), env.recv()
+            time.sleep(0.05)  # the worker is asleep by now
+            out.append(np.asarray(env.render()).shape)
+            time.sleep(0.05)
+            n = 1 if batch == 4 else batch  # a sync send of one env: its batch is that env
+            env.send(np.zeros(n, np.int64), np.arange(n, dtype=np.int32))
+            out.append(len(env.recv()[0]))
+            env.close()
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(timeout=60)
+    assert out == [(1, 400, 600, 3), 1, (1, 400, 600, 3), 2], out
+
+
 def test_queued_sync_sends_complete_in_order() -> None:
     """Sync sends queue up as batches of their own; a thread that waits for the
     oldest runs tasks of the later ones meanwhile, and each must still complete

@@ -637,9 +637,9 @@ class EnvPool {
   // 2 cores) ran at half the speed: three threads shared two cores and every
   // batch paid a wake-up. With num_threads 1 one worker starts, so that
   // envs still step between send() and recv(), and the caller only waits
-  // (caller_steps_): at most one thread steps at a time, as in EnvPool,
-  // where a caller that helped made it two (a process given one core, as
-  // Ray's env runners are, used two).
+  // (caller_steps_): one thread steps at a time, as in EnvPool (bar a call
+  // of cheap envs, StepsHere), where a caller that helped made it two (a
+  // process given one core, as Ray's env runners are, used two).
   static int NumWorkers(const PoolOptions& opt) { return std::max(1, opt.num_threads - 1); }
 
   static int UsableCores() {
