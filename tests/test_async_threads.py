@@ -361,9 +361,9 @@ def test_with_num_threads_1_sent_envs_step_before_recv() -> None:
 
 
 def test_with_num_threads_1_every_queued_call_wakes_the_worker() -> None:
-    """With num_threads=1 nobody else runs queued work, so a send, a render
-    and an async reset must each wake the sleeping worker (a sync send used
-    to leave one task for the caller unwoken): none may wait forever."""
+    """With num_threads=1 nobody else runs queued work, so a render and a
+    send must each wake the sleeping worker (a one-env render or sync send
+    used to leave its task for the caller, unwoken): neither may wait forever."""
     out: list = []
 
     def run() -> None:
