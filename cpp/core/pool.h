@@ -130,8 +130,7 @@ class EnvPool {
         layout_(BuildLayout(env_spec_, opt.autoreset, pool_tasks_.size() > 1)),
         sync_(opt_.batch_size == opt_.num_envs),
         num_workers_(NumWorkers(opt_)),
-        caller_steps_(opt_.num_threads > 1),
-        queue_(sync_ ? num_workers_ + (caller_steps_ ? 1 : 0) : 1, opt_.num_envs,
+        queue_(sync_ ? num_workers_ + (caller_steps() ? 1 : 0) : 1, opt_.num_envs,
                static_cast<std::size_t>(opt_.num_envs)) {
     capacity_ = opt_.batch_size;
     if (!sync_) ring_size_ = (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 2;
@@ -235,7 +234,7 @@ class EnvPool {
       batch = NewBatch(n);
       // With num_threads 1 the one stepping thread may as well be this
       // one while no other env is in flight: no hand-off, no wake-up.
-      here = StepsHere(n) || (!caller_steps_ && in_flight_total_.load() == 0);
+      here = StepsHere(n) || (!caller_steps() && in_flight_total_.load() == 0);
       timed = here && (++here_calls_ & 15) == 0;
       Queue(kind, env_ids, n, actions, seeds, batch.get(), /*push=*/!here);
     }
@@ -313,7 +312,7 @@ class EnvPool {
         tasks_[i] = Task{Task::kRender, env_ids[i], batch.get(), i, false, 0};
       }
       in_flight_total_ += n;
-      if (n > 0) queue_.Push(tasks_.data(), n, caller_steps_ ? n - 1 : n);
+      if (n > 0) queue_.Push(tasks_.data(), n, caller_steps() ? n - 1 : n);
     }
     Wait(batch);
     const int32_t* ids = reinterpret_cast<const int32_t*>(batch->key_base[1]);
@@ -438,7 +437,7 @@ class EnvPool {
     // oldest tasks (a straggler sent first) go to workers and the
     // receiving thread helps with the newest, and is rarely the one stuck
     // in a slow env.
-    if (n > 0 && push) queue_.Push(tasks_.data(), n, sync_ && caller_steps_ ? n - 1 : n);
+    if (n > 0 && push) queue_.Push(tasks_.data(), n, sync_ && caller_steps() ? n - 1 : n);
   }
 
   // Whether the calling thread should step a call's n envs alone, from
@@ -637,10 +636,12 @@ class EnvPool {
   // 2 cores) ran at half the speed: three threads shared two cores and every
   // batch paid a wake-up. With num_threads 1 one worker starts, so that
   // envs still step between send() and recv(), and the caller only waits
-  // (caller_steps_): one thread steps at a time, as in EnvPool (bar a call
+  // (caller_steps()): one thread steps at a time, as in EnvPool (bar a call
   // of cheap envs, StepsHere), where a caller that helped made it two (a
   // process given one core, as Ray's env runners are, used two).
   static int NumWorkers(const PoolOptions& opt) { return std::max(1, opt.num_threads - 1); }
+  // Whether threads waiting in recv() step queued envs (see NumWorkers).
+  bool caller_steps() const { return opt_.num_threads > 1; }
 
   static int UsableCores() {
     cpu_set_t set;
@@ -667,7 +668,7 @@ class EnvPool {
     while (!b->done.Done()) {
       if (closed_.load()) Abandon(batch);
       if (const int n =
-              caller_steps_ ? queue_.TryPopMany(caller_lane(), tasks, chunk_.load(std::memory_order_relaxed)) : 0) {
+              caller_steps() ? queue_.TryPopMany(caller_lane(), tasks, chunk_.load(std::memory_order_relaxed)) : 0) {
         if (RunTasks(tasks, n, &arrivals)) {
           queue_.ReturnStop();  // the stop was meant for a worker
           Abandon(batch);
@@ -682,7 +683,7 @@ class EnvPool {
       for (int i = 0; i < spins && !b->done.Done(); ++i) CpuRelax();
       // A caller that does not step (num_threads 1) keeps only the short
       // yield: its longer one would double the CPU time a one-core pool takes.
-      YieldUntil(caller_steps_ ? YieldFor() : kMinYield, [b] { return b->done.Done(); });
+      YieldUntil(caller_steps() ? YieldFor() : kMinYield, [b] { return b->done.Done(); });
       completed_.Wait(seen, [this, b] { return b->done.Done() || closed_.load(); });
     }
   }
@@ -1072,10 +1073,7 @@ class EnvPool {
   StateLayout layout_;
   bool sync_ = true;
   int num_workers_ = 0;
-  // Whether threads waiting in recv() step queued envs: with num_threads
-  // 1 they only wait, so that one thread steps at a time (see NumWorkers).
-  bool caller_steps_ = true;
-  ActionQueue queue_;  // lane i: worker i; the last lane (if caller_steps_): receiving threads
+  ActionQueue queue_;  // lane i: worker i; the last lane (if caller_steps()): receiving threads
   bool may_spin_ = true;
   int capacity_ = 0;
   std::shared_ptr<BatchMemory> memory_;
