@@ -55,7 +55,7 @@
 #include "ale/games/Roms.hpp"
 #include "cpp/atari/palette.h"
 #include "cpp/atari/resize.h"
-#include "cpp/core/env.h"
+#include "cpp/core/family.h"
 #include "cpp/core/spec.h"
 
 namespace envpool::atari {

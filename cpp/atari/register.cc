@@ -1,6 +1,6 @@
 // Registers the Atari family (ALE games) with the engine.
 #include "cpp/atari/atari_env.h"
-#include "cpp/core/env.h"
+#include "cpp/core/family.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include "cpp/classic_control/cartpole.h"
 #include "cpp/classic_control/mountain_car.h"
 #include "cpp/classic_control/pendulum.h"
-#include "cpp/core/env.h"
+#include "cpp/core/family.h"
 
 namespace {
 

@@ -43,7 +43,7 @@
 #include <vector>
 
 #include "cpp/core/action_queue.h"
-#include "cpp/core/env.h"
+#include "cpp/core/family.h"
 #include "cpp/core/spec.h"
 #include "cpp/core/state_batch.h"
 

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "cpp/core/env.h"
+#include "cpp/core/family.h"
 
 namespace envpool {
 

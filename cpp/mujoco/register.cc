@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "cpp/core/env.h"
+#include "cpp/core/family.h"
 #include "cpp/mujoco/dmc/acrobot.h"
 #include "cpp/mujoco/dmc/ball_in_cup.h"
 #include "cpp/mujoco/dmc/cartpole.h"

@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "cpp/core/env.h"
+#include "cpp/core/family.h"
 #include "cpp/core/pool.h"
 #include "cpp/core/raw_ceiling.h"
 #include "cpp/core/warnings.h"

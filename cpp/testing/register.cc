@@ -2,7 +2,7 @@
 // of them directly with _envpool.Pool).
 #include <memory>
 
-#include "cpp/core/env.h"
+#include "cpp/core/family.h"
 #include "cpp/testing/busy.h"
 #include "cpp/testing/echo.h"
 
