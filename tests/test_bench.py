@@ -52,21 +52,22 @@ def _args(*argv: str):
 
 
 def _readme_bench_commands() -> list[str]:
-    """Every envpool-bench command the README shows: code-block lines and inline code spans."""
-    text = (ROOT / "README.md").read_text()
+    """Every envpool-bench command the README and the docs pages show: code-block lines
+    and inline code spans."""
+    text = "\n".join(p.read_text() for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
     cmds: list[str] = []
 
     def fenced(m: re.Match) -> str:
         cmds.extend(line.strip() for line in m.group(1).splitlines() if line.strip().startswith("envpool-bench"))
         return ""
 
-    rest = re.sub(r"```[a-z]*\n(.*?)```", fenced, text, flags=re.S)
+    rest = re.sub(r"```[^\n]*\n(.*?)```", fenced, text, flags=re.S)  # any info string: ```{toctree}
     cmds += re.findall(r"`(envpool-bench[^`]*)`", rest)
     return [" ".join(c.split()) for c in cmds]
 
 
 def test_readme_bench_commands_are_valid():
-    """The README's measured figures name the command that gave them: each must
+    """The README's and docs' measured figures name the command that gave them: each must
     still parse and plan (an option the bench no longer has, an unknown engine
     or task fails here, not on a reader's machine)."""
     cmds = _readme_bench_commands()
