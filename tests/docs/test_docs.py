@@ -17,10 +17,6 @@ from pathlib import Path
 import pytest
 from _markdown import DOCS, ROOT, anchors, github_slug, links, pages
 
-pytest.importorskip("sphinx")
-pytest.importorskip("myst_parser")
-pytest.importorskip("furo")
-
 
 def test_github_slug() -> None:
     assert github_slug("Differences from EnvPool 1.2") == "differences-from-envpool-12"
