@@ -58,7 +58,7 @@ def test_marks_are_read(tmp_path: Path) -> None:
 
 def _run(code: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, MPLBACKEND="Agg")
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900, cwd=cwd, env=env)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1800, cwd=cwd, env=env)
 
 
 def test_a_failing_example_fails(tmp_path: Path) -> None:
