@@ -7,8 +7,9 @@ import dataclasses
 import json
 from typing import Any
 
-from envpool.bench import UsageError, engines, machine
+from envpool.bench import engines, machine
 from envpool.bench.engines import Engine
+from envpool.bench.errors import UsageError
 
 DEFAULT_TASKS = ("CartPole-v1", "Pong-v5", "HalfCheetah-v4")  # those this build registers
 DEFAULT_NUM_ENVS = (1, 8, 64)

@@ -23,7 +23,8 @@ import math
 import os
 from typing import Any
 
-from envpool.registration import register
+from envpool.registration import PythonSide, register
+from envpool.tasks import _frame_stack
 
 
 def _suite_dir() -> str:
@@ -375,7 +376,13 @@ for _domain, _task, _time_limit, _n_sub_steps in _TASKS:
     register(
         task_id(_domain, _task),
         _family,
-        prepare=_prepare(_domain),
+        python=PythonSide(
+            defaults=_frame_stack.DEFAULTS,
+            check=_frame_stack.check,
+            prepare=_prepare(_domain),
+            state_spec=_frame_stack.state_spec,
+            results=_frame_stack.results,
+        ),
         task_name=_task,
         model_dir=_SUITE,
         time_limit=_time_limit,
