@@ -13,6 +13,11 @@ Rendering (``render_mode="rgb_array"``) takes gymnasium's ``width``, ``height``,
 ``camera_id``, ``camera_name`` and ``default_camera_config``; ``from_pixels=True``
 (with ``img_height``, ``img_width``, ``state_in_info``) makes the observation the
 frame. See the README's Rendering section.
+
+``frame_stack`` and gymnasium's spellings of the camera options are done in Python
+(:data:`PYTHON`, the tasks' :class:`~envpool.registration.PythonSide`); a task
+registered with :func:`envpool.register` on one of these families gets them with
+``python=envpool.tasks.mujoco.PYTHON``.
 """
 
 from __future__ import annotations
@@ -109,9 +114,9 @@ PYTHON = PythonSide(
     results=_frame_stack.results,
 )
 
-# EnvPool's older ids (v3, or v2 where gym had no v3; a task added since has none). gymnasium documents
-# v2/v3 -> v4 as a port from mujoco-py to the mujoco bindings with the same
-# model, rewards and observations, so these run the v4 family. Ant-v3 and
+# EnvPool's older ids (v3, or v2 where gym had no v3; a task added since has no
+# row). gymnasium documents v2/v3 -> v4 as a port from mujoco-py to the mujoco
+# bindings with the same model, rewards and observations, so these run the v4 family. Ant-v3 and
 # Humanoid-v3 include the contact forces in the observation and the contact
 # cost in the reward (gym's v3; EnvPool sets use_contact_force for them):
 # Ant-v4's use_contact_forces=True; Humanoid-v4 always has them.
