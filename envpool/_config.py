@@ -18,6 +18,8 @@ A pool's config is made of these layers, each overriding the ones before it:
 checked here), the metadata, and the engine config; the task's ``prepare`` hook then
 completes the engine config (e.g. a model file built from the options) and the engine applies
 layers 1 and 2 to it, refusing unknown keys (``_envpool.make_spec``).
+:func:`make_pool_spec` does it all for a task id (or a multi-task pool's ids) and
+returns the pool's :class:`~envpool._spec.EnvSpec`.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from envpool.registration import TaskSpec
+from envpool import _envpool, _keys
+from envpool._spec import Config, EnvSpec
+from envpool.registration import TaskSpec, lookup
 
 # Registered task metadata, kept in the config but never passed to the engine:
 # reward_threshold, and render_fps (gymnasium's metadata["render_fps"]).
@@ -102,6 +106,111 @@ def registered_engine_config(task: TaskSpec) -> dict[str, Any]:
     if task.python.prepare is not None:
         task.python.prepare(config, {})
     return config
+
+
+def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
+    """Resolve a task id (or a list / dict of them: a multi-task pool) and user config
+    into a validated EnvSpec."""
+    if isinstance(task_id, (list, tuple, dict)):
+        return _multi_task_spec(task_id, config)
+    if "task_options" in config:
+        raise TypeError("task_options is for multi-task pools: make([task_id, ...], ...)")
+    task = lookup(task_id)
+    resolved = resolve(task, config)
+    full, state_spec, action_spec = _envpool.make_spec(task.family, resolved.engine)
+    if full.get("batch_size") == 0:
+        full["batch_size"] = full["num_envs"]  # EnvPool's config reports the resolved batch size
+    config = Config({**full, **resolved.python, **resolved.metadata})
+    if task.python.state_spec is not None:
+        state_spec = task.python.state_spec(state_spec, config)
+    return EnvSpec(task_id, task.family, config, state_spec, action_spec)
+
+
+def task_of(spec: EnvSpec) -> TaskSpec:
+    """The registered task of a pool's spec (a multi-task pool: its first task)."""
+    return lookup(spec.task_ids[0] if spec.task_ids else spec.task_id)
+
+
+def _multi_task_spec(tasks: Any, config: dict[str, Any]) -> EnvSpec:
+    """A pool whose envs run different tasks: round-robin over a list (env i runs
+    tasks[i % len(tasks)]), or a dict {task_id: count} (envs in blocks, in dict order).
+    Common options apply to every task, ``task_options={task_id: {...}}`` to one. Every
+    task must have the same observation and action arrays."""
+    config = dict(config)
+    task_options = config.pop("task_options", None) or {}
+    if isinstance(tasks, dict):
+        counts = {str(t): int(n) for t, n in tasks.items()}
+        if any(n < 0 for n in counts.values()):
+            raise ValueError(f"task counts must be >= 0, got {tasks}")
+        ids = list(counts)
+        env_task = [i for i, n in enumerate(counts.values()) for _ in range(n)]
+        if config.setdefault("num_envs", len(env_task)) != len(env_task):
+            raise ValueError(f"num_envs={config['num_envs']} but the task counts add up to {len(env_task)}")
+    else:
+        ids = [str(t) for t in tasks]
+        n = config.setdefault("num_envs", len(ids))
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
+            raise ValueError(f"num_envs must be a positive int, got {n!r}")
+        env_task = [i % max(len(ids), 1) for i in range(int(n))]
+    if not ids:
+        raise ValueError("a multi-task pool needs at least one task id")
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"task ids repeat in {ids}: use a dict {{task_id: count}} for several envs of one task")
+    unknown = set(task_options) - set(ids)
+    if unknown:
+        raise ValueError(f"task_options names tasks not in the pool: {sorted(unknown)}")
+    subs = [make_pool_spec(t, {**config, **task_options.get(t, {})}) for t in ids]
+    first = subs[0]
+    for other in subs[1:]:
+        _check_same_arrays(first, other)
+        keys = dict.fromkeys((*python_option_keys(lookup(first.task_id)), *python_option_keys(lookup(other.task_id))))
+        for key in keys:
+            if first.config.get(key) != other.config.get(key):
+                raise ValueError(
+                    f"tasks {first.task_id!r} and {other.task_id!r} differ in {key!r}: "
+                    f"{first.config.get(key)!r} vs {other.config.get(key)!r}"
+                )
+    task_key = (_keys.name(_keys.INFO, "task_id"), "int32", (), [0.0], [float(len(ids) - 1)])
+    return EnvSpec(
+        "+".join(ids),
+        first.family,
+        first.config,
+        [*first.state_spec, task_key],
+        first.action_arrays,
+        task_ids=tuple(ids),
+        task_families=tuple(s.family for s in subs),
+        task_configs=tuple(engine_config(lookup(s.task_id), s.config) for s in subs),
+        env_task=tuple(env_task),
+    )
+
+
+def _check_same_arrays(a: EnvSpec, b: EnvSpec) -> None:
+    """A ValueError naming the first array where two tasks differ."""
+    fields = ("dtype", "shape", "low", "high")
+    for kind, xs, ys in (
+        ("observation/info", a.state_spec, b.state_spec),
+        ("action", a.action_arrays, b.action_arrays),
+    ):
+        names_a, names_b = [x[0] for x in xs], [y[0] for y in ys]
+        if names_a != names_b:
+            only_a = [n for n in names_a if n not in names_b]
+            only_b = [n for n in names_b if n not in names_a]
+            if only_a or only_b:
+                owner, name = (a.task_id, only_a[0]) if only_a else (b.task_id, only_b[0])
+                what = f"only {owner!r} has the {kind} array {name!r}"
+            else:
+                what = f"their {kind} arrays come in another order"
+            raise ValueError(f"tasks {a.task_id!r} and {b.task_id!r} differ: {what}")
+        for x, y in zip(xs, ys, strict=True):
+            for i, field in enumerate(fields, start=1):
+                same = x[i] == y[i] if field == "dtype" else list(np.ravel(x[i])) == list(np.ravel(y[i]))
+                if not same:
+                    hint = ""
+                    if kind == "action" and a.family == b.family:
+                        hint = lookup(a.task_id).python.action_mismatch_hint
+                    raise ValueError(
+                        f"tasks {a.task_id!r} and {b.task_id!r} differ in {x[0]!r}: {field} {x[i]!r} vs {y[i]!r}{hint}"
+                    )
 
 
 def _autoreset_mode(value: Any) -> Any:

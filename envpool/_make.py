@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envpool._pool import make_pool_spec
+from envpool._config import make_pool_spec
 from envpool._spec import EnvSpec
 
 _ENV_TYPES = ("gymnasium", "gym", "dm")
