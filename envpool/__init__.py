@@ -11,7 +11,8 @@ import importlib
 from typing import Any
 
 from envpool import _envpool
-from envpool._pool import make_pool_spec
+from envpool import registration as _registration
+from envpool._make import make, make_dm, make_gym, make_gymnasium, make_spec
 from envpool._spec import EnvSpec
 from envpool.integrations import gymnasium_registry as _gymnasium_registry
 from envpool.integrations import rllib as _rllib
@@ -20,67 +21,19 @@ from envpool.registration import list_all_envs, register
 __version__ = "0.1.0"
 
 # Each family compiled in names the module whose import registers its task
-# ids (the Atari and MuJoCo families are build options).
+# ids (some families are build options).
 for _module in dict.fromkeys(meta["task_module"] for meta in _envpool.families().values()):
     if _module:
         importlib.import_module(_module)
 
-# Every task in gymnasium's registry as "envpool/<task id>" (gymnasium.make_vec /
-# gymnasium.make; a dict entry per task, no pool is made).
-_gymnasium_registry.register_envs()
-# ... and in Ray Tune's, which RLlib's env runners read (once ray.tune.registry is
+# The one wiring point of the integrations: each subscribes to the registry, which
+# hands it every task registered so far and each one registered later.
+# gymnasium's registry: "envpool/<task id>" (gymnasium.make_vec / gymnasium.make; a
+# dict entry per task, no pool is made).
+_registration.subscribe(_gymnasium_registry.on_task)
+# ... and Ray Tune's, which RLlib's env runners read (once ray.tune.registry is
 # loaded, before or after envpool; envpool never imports Ray).
 _rllib.install()
-
-_ENV_TYPES = ("gymnasium", "gym", "dm")
-
-
-def make(task_id: Any, env_type: str, **config: Any) -> Any:
-    """Make a pool of ``num_envs`` envs of ``task_id``.
-
-    Args:
-        task_id: a registered id, e.g. ``"CartPole-v1"``, ``"Pong-v5"``; or a list of ids
-            (a multi-task pool, env i runs ``task_id[i % len(task_id)]``) or a dict
-            ``{id: count}``; ``task_options={id: {...}}`` then sets one task's options.
-        env_type: ``"gymnasium"`` (a gymnasium VectorEnv), ``"gym"`` (EnvPool's
-            classic interface) or ``"dm"`` (batched dm_env TimeSteps).
-        **config: engine options (num_envs, batch_size, num_threads,
-            thread_affinity_offset, seed, max_episode_steps, autoreset_mode)
-            and the task's own options.
-    """
-    if env_type == "gymnasium":
-        return make_gymnasium(task_id, **config)
-    if env_type == "gym":
-        return make_gym(task_id, **config)
-    if env_type in ("dm", "dm_env"):
-        return make_dm(task_id, **config)
-    raise ValueError(f"env_type must be one of {_ENV_TYPES}, got {env_type!r}")
-
-
-def make_gymnasium(task_id: str, **config: Any) -> Any:
-    """A :class:`gymnasium.vector.VectorEnv` pool (see :func:`make`)."""
-    from envpool.gymnasium_env import GymnasiumEnvPool
-
-    return GymnasiumEnvPool(task_id, **config)
-
-
-def make_gym(task_id: str, **config: Any) -> Any:
-    """A pool with EnvPool's classic gym interface (see :func:`make`)."""
-    from envpool.gym_env import GymEnvPool
-
-    return GymEnvPool(task_id, **config)
-
-
-def make_dm(task_id: str, **config: Any) -> Any:
-    """A pool with the dm_env interface (see :func:`make`)."""
-    from envpool.dm_env_pool import DmEnvPool
-
-    return DmEnvPool(task_id, **config)
-
-
-def make_spec(task_id: str, **config: Any) -> EnvSpec:
-    """The config and spaces a pool would have, without making any env."""
-    return make_pool_spec(task_id, config)
 
 
 def __getattr__(name: str) -> Any:

@@ -10,6 +10,8 @@ import dm_env
 import numpy as np
 from gymnasium import spaces
 
+from envpool import _keys
+
 # One engine array spec: (name, dtype, shape, low, high).
 ArraySpecTuple = tuple[str, str, tuple[int, ...], list[float], list[float]]
 
@@ -44,10 +46,8 @@ def to_space(spec: ArraySpecTuple) -> spaces.Space:
 
 def group_space(specs: list[ArraySpecTuple], prefix: str) -> spaces.Space:
     """The space of the arrays named ``prefix`` or ``prefix:<key>``."""
-    mine = [s for s in specs if s[0] == prefix or s[0].startswith(prefix + ":")]
-    if len(mine) == 1 and mine[0][0] == prefix:
-        return to_space(mine[0])
-    return spaces.Dict({s[0][len(prefix) + 1 :]: to_space(s) for s in mine})
+    mine = {key: to_space(s) for key, s in _keys.select_specs(specs, prefix)}
+    return mine[""] if list(mine) == [""] else spaces.Dict(mine)
 
 
 class Config(dict):
@@ -150,8 +150,8 @@ class EnvSpec:
         ``info:players.env_id``, ``elapsed_step``, ``done``, ``reward``, ``discount``,
         ``step_type``, ``trunc``, ``obs``/``obs:<key>``, ``info:<key>``)."""
         common = {
-            "info:env_id": _array_spec(("", *_INT32)),
-            "info:players.env_id": _array_spec(("", "int32", (), *_INT32[2:])),
+            _keys.name(_keys.INFO, "env_id"): _array_spec(("", *_INT32)),
+            _keys.name(_keys.INFO, "players.env_id"): _array_spec(("", "int32", (), *_INT32[2:])),
             "elapsed_step": _array_spec(("", *_INT32)),
             "done": ArraySpec(np.bool_, [], False, True),
             "reward": ArraySpec(np.float32, [-1], np.finfo(np.float32).min, np.finfo(np.float32).max),
@@ -159,11 +159,11 @@ class EnvSpec:
             "step_type": ArraySpec(np.int32, [], 0, 2),
             "trunc": ArraySpec(np.bool_, [], False, True),
         }
-        common["info:players.env_id"].shape = [-1]
+        common[_keys.name(_keys.INFO, "players.env_id")].shape = [-1]
         rest = {
             s[0]: _array_spec(s)
             for s in self.state_spec
-            if s[0] == "obs" or s[0].startswith("obs:") or (s[0].startswith("info:") and s[0] not in _ENGINE_INFO)
+            if _keys.in_group(s[0], _keys.OBS) or (_keys.in_group(s[0], _keys.INFO) and s[0] not in _ENGINE_INFO)
         }
         return {**common, **rest}
 
@@ -173,7 +173,7 @@ class EnvSpec:
         out = {"env_id": _array_spec(("", *_INT32)), "players.env_id": _array_spec(("", *_INT32))}
         out["players.env_id"].shape = [-1]
         for s in self.action_arrays:
-            out[s[0] if s[0] == "action" else s[0][7:]] = _array_spec(s)
+            out[_keys.key_of(s[0], _keys.ACTION) or s[0]] = _array_spec(s)
         return out
 
     def observation_spec(self) -> Any:
@@ -186,22 +186,22 @@ class EnvSpec:
         specs = self.action_arrays
         if len(specs) == 1 and specs[0][0] == "action":
             return dm_spec(specs[0], "action")
-        return {s[0][7:]: dm_spec(s, s[0][7:]) for s in specs}
+        return {key: dm_spec(s, key) for key, s in _keys.select_specs(specs, _keys.ACTION)}
 
     @property
     def observation_space(self) -> spaces.Space:
         """The single-env observation space."""
-        return group_space(self.state_spec, "obs")
+        return group_space(self.state_spec, _keys.OBS)
 
     @property
     def action_space(self) -> spaces.Space:
         """The single-env action space."""
-        return group_space(self.action_arrays, "action")
+        return group_space(self.action_arrays, _keys.ACTION)
 
     @property
     def info_keys(self) -> list[str]:
         """Info entries every step returns (besides the engine's)."""
-        return [s[0][5:] for s in self.state_spec if s[0].startswith("info:")]
+        return [key for key, _ in _keys.select_specs(self.state_spec, _keys.INFO)]
 
     @property
     def max_episode_steps(self) -> int:
@@ -214,21 +214,17 @@ class EnvSpec:
 
 # Engine info keys that EnvPool keeps outside ``info`` (elapsed_step) or
 # lists under its own name (env_id).
-_ENGINE_INFO = ("info:env_id", "info:elapsed_step")
+_ENGINE_INFO = (_keys.name(_keys.INFO, "env_id"), _keys.name(_keys.INFO, "elapsed_step"))
 
 
 def obs_fields(spec: EnvSpec) -> list[tuple[str, ArraySpecTuple]]:
     """(field name, spec) of every dm observation field but players, in order: env_id,
     the obs key(s), elapsed_step (ours; EnvPool keeps it out of the observation), the
     task's info keys."""
-    out: list[tuple[str, ArraySpecTuple]] = [("env_id", ("info:env_id", *_INT32))]
-    for s in spec.state_spec:
-        if s[0] == "obs" or s[0].startswith("obs:"):
-            out.append(("obs" if s[0] == "obs" else s[0][4:], s))
-    out.append(("elapsed_step", ("info:elapsed_step", *_INT32)))
-    for s in spec.state_spec:
-        if s[0].startswith("info:") and s[0] not in _ENGINE_INFO:
-            out.append((s[0][5:], s))
+    out: list[tuple[str, ArraySpecTuple]] = [("env_id", (_ENGINE_INFO[0], *_INT32))]
+    out += [(key or _keys.OBS, s) for key, s in _keys.select_specs(spec.state_spec, _keys.OBS)]
+    out.append(("elapsed_step", (_ENGINE_INFO[1], *_INT32)))
+    out += [(key, s) for key, s in _keys.select_specs(spec.state_spec, _keys.INFO) if s[0] not in _ENGINE_INFO]
     return out
 
 

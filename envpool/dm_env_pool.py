@@ -8,6 +8,7 @@ import dm_env
 import numpy as np
 from dm_env import specs as dm_specs
 
+from envpool import _keys
 from envpool._pool import PoolBase
 from envpool._spec import _Players, obs_fields, observation_spec
 from envpool.python.dm_envpool import DMEnvPoolMixin
@@ -31,7 +32,7 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
         self.State = type(self._obs_spec)
         fields = obs_fields(self.spec)
         # Where each State field (but players) comes from: ("obs", key) or ("info", key).
-        self._sources = [("obs", s[0][4:]) if s[0].startswith("obs") else ("info", s[0][5:]) for _, s in fields]
+        self._sources = [_keys.split(s[0]) for _, s in fields]
         self.num_envs = self._num_envs
 
     def observation_spec(self) -> Any:

@@ -54,6 +54,7 @@ try:
 except ImportError as e:  # pragma: no cover - exercised only without Ray
     raise ImportError("envpool.ray needs Ray: pip install 'envpool[ray]'") from e
 
+from envpool import _keys
 from envpool._pool import Batch, add_players
 
 _INT64_MAX = 2**63 - 1
@@ -73,12 +74,12 @@ class _PoolActor:
     rows (the engine's batch with global env ids) for the driver to assemble."""
 
     def __init__(self, task_id: Any, env_type: str, options: dict[str, Any], offset: int) -> None:
-        import envpool
+        from envpool._make import make
 
         self.offset = offset
         # The interface is made by envpool.make as anywhere; the actor drives its
         # engine directly (the driver's interface shapes the rows, frame stacks...).
-        self.interface = envpool.make(task_id, env_type, **options)
+        self.interface = make(task_id, env_type, **options)
         self.engine = self.interface._pool
 
     def info(self) -> dict[str, Any]:
@@ -499,7 +500,7 @@ def _check_actions(action: Any, n: int, specs: list[tuple]) -> None:
     """The engine's checks of an action for n envs (keys, dtype kind, shape, the range
     of discrete actions), made before anything is sent: a call refused by one actor
     would leave the others stepped."""
-    names = [s[0][7:] if s[0].startswith("action:") else "" for s in specs]
+    names = [_keys.key_of(s[0], _keys.ACTION) or "" for s in specs]
     if names == [""]:
         if isinstance(action, dict):
             raise TypeError("this env takes an array action, not a dict")

@@ -1,49 +1,96 @@
-"""The task registry: task id -> (C++ family, config overrides)."""
+"""The task registry: task id -> (C++ family, config overrides, Python side).
+
+The registry imports nothing of envpool: integrations (gymnasium's registry, Ray
+Tune's) :func:`subscribe` to it, and ``envpool/__init__.py`` wires them up.
+"""
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+# What a prepare hook gets: the engine config (changed in place) and the user's options.
+Prepare = Callable[[dict[str, Any], Mapping[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class PythonSide:
+    """A task's options handled in Python and its hooks into a make (all optional).
+
+    ``defaults``: options that never reach the engine, with their defaults (e.g. a
+    ``frame_stack`` done in Python). ``check(options)``: validates and normalises (in place) the
+    resolved values of those options. ``prepare(engine_config, user_options)``:
+    completes the engine config before the engine sees it (in place). ``state_spec(
+    specs, config)``: the pool's state array specs from the engine's (``config``: the
+    resolved engine and Python options). ``results(spec, num_envs)``: None, or a
+    function a pool applies to every engine batch it returns. ``action_mismatch_hint``:
+    added to the error of a multi-task pool whose tasks of this family have different
+    action arrays."""
+
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    check: Callable[[dict[str, Any]], None] | None = None
+    prepare: Prepare | None = None
+    state_spec: Callable[[list[tuple], Mapping[str, Any]], list[tuple]] | None = None
+    results: Callable[[Any, int], Callable[[Any], Any] | None] | None = None
+    action_mismatch_hint: str = ""
 
 
 @dataclass(frozen=True)
 class TaskSpec:
-    """A registered task: which C++ family runs it and its config overrides.
-
-    ``prepare``, when set, completes a make's config before the engine sees it:
-    called with the merged config (task defaults and the user's options, changed
-    in place) and the user's options alone (e.g. the dm_control tasks derive the
-    model XML and the episode length from the options)."""
+    """A registered task: which C++ family runs it, its config overrides and its
+    Python side (see :class:`PythonSide`)."""
 
     task_id: str
     family: str
     config: dict[str, Any] = field(default_factory=dict)
-    prepare: Callable[[dict[str, Any], dict[str, Any]], None] | None = None
+    python: PythonSide = field(default_factory=PythonSide)
+
+    @property
+    def prepare(self) -> Prepare | None:
+        """The task's prepare hook (``python.prepare``)."""
+        return self.python.prepare
 
 
 _REGISTRY: dict[str, TaskSpec] = {}
+_SUBSCRIBERS: list[Callable[[TaskSpec], None]] = []
 
 
 def register(
-    task_id: str, family: str, *, prepare: Callable[[dict[str, Any], dict[str, Any]], None] | None = None, **config: Any
+    task_id: str, family: str, *, prepare: Prepare | None = None, python: PythonSide | None = None, **config: Any
 ) -> None:
     """Register ``task_id`` as ``family`` with the given config overrides.
 
     The overrides become the task's defaults; users can still override them
-    in :func:`envpool.make`. ``prepare`` (optional) completes each make's config
-    (see :class:`TaskSpec`). The task also becomes ``envpool/<task_id>`` in gymnasium's
-    registry (see :mod:`envpool.integrations.gymnasium_registry`).
+    in :func:`envpool.make`. ``prepare`` (optional) completes each make's engine config
+    (called with it, changed in place, and the user's options: e.g. a task deriving its
+    model file and episode length from the options); ``python`` gives the
+    task's Python options and hooks (see :class:`PythonSide`; ``prepare`` is a shorthand
+    for its ``prepare``). Every :func:`subscribe` callback then gets the task (so it
+    becomes ``envpool/<task_id>`` in gymnasium's registry).
     """
     if task_id in _REGISTRY:
         raise ValueError(f"task {task_id!r} is already registered")
-    _REGISTRY[task_id] = TaskSpec(task_id, family, dict(config), prepare)
-    # ... and as "envpool/<task id>" in gymnasium's registry (and Ray Tune's, once loaded).
-    from envpool.integrations import gymnasium_registry, rllib
+    side = python or PythonSide()
+    if prepare is not None:
+        if side.prepare is not None:
+            raise TypeError("give prepare either alone or in python=PythonSide(prepare=...), not both")
+        side = replace(side, prepare=prepare)
+    task = TaskSpec(task_id, family, dict(config), side)
+    _REGISTRY[task_id] = task
+    for callback in list(_SUBSCRIBERS):
+        callback(task)
 
-    gymnasium_registry.register_task(task_id)
-    rllib.on_register(task_id)
+
+def subscribe(callback: Callable[[TaskSpec], None]) -> None:
+    """Call ``callback(task)`` for every registered task now, in registration order, and
+    for each task registered later. Subscribing the same callback again changes nothing."""
+    if callback in _SUBSCRIBERS:
+        return
+    _SUBSCRIBERS.append(callback)
+    for task in list(_REGISTRY.values()):
+        callback(task)
 
 
 def list_all_envs() -> list[str]:

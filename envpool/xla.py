@@ -51,8 +51,9 @@ try:
 except ImportError:  # pragma: no cover - a JAX that moved it
     _dce_rules = None
 
-from envpool import _envpool
-from envpool._pool import Batch
+from envpool import _envpool, _keys
+
+Batch = _envpool.Batch
 
 if not getattr(_envpool, "has_xla", False):
     raise ImportError(
@@ -213,6 +214,12 @@ def _wide(value: Any) -> bool:
     return bool(arr.max() > info.max or arr.min() < info.min)
 
 
+def _label(name: str) -> str:
+    """An action array's name in messages: ``action`` or ``action['<key>']``."""
+    key = _keys.key_of(name, _keys.ACTION)
+    return "action" if key == "" else f"action['{key}']"
+
+
 def _shape_text(shape: tuple[int, ...]) -> str:
     return str(tuple(int(d) for d in shape))
 
@@ -237,7 +244,7 @@ class XlaOps:
         self.state_spec = [(s[0], np.dtype(s[1]), tuple(s[2])) for s in engine.state_spec]
         self.action_spec = [(s[0], np.dtype(s[1]), tuple(s[2]), s[3], s[4]) for s in engine.action_spec]
         self.names = [s[0] for s in self.action_spec]
-        self.labels = ["action" if n == "action" else f"action['{n[7:]}']" for n in self.names]
+        self.labels = [_label(n) for n in self.names]
         self.num_envs = int(pool.config["num_envs"])
         self.batch_size = int(pool.config["batch_size"]) or self.num_envs
         self.sync = self.batch_size == self.num_envs
@@ -247,7 +254,7 @@ class XlaOps:
 
     # -- argument checks: the Python binding's, with its messages ---------------
     def _key_list(self) -> str:
-        return "{" + ", ".join(f"'{n[7:]}'" for n in self.names) + "}"
+        return "{" + ", ".join(f"'{_keys.key_of(n, _keys.ACTION)}'" for n in self.names) + "}"
 
     def _actions(self, action: Any, n: int) -> list[Any]:
         if self.names == ["action"]:
@@ -260,9 +267,10 @@ class XlaOps:
             raise ValueError(f"action dict must have exactly the keys {self._key_list()}")
         out = []
         for k, name in enumerate(self.names):
-            if name[7:] not in action:
-                raise ValueError(f"action dict is missing key '{name[7:]}'")
-            out.append(self._action(k, action[name[7:]], n))
+            key = _keys.key_of(name, _keys.ACTION)
+            if key not in action:
+                raise ValueError(f"action dict is missing key '{key}'")
+            out.append(self._action(k, action[key], n))
         return out
 
     def _action(self, k: int, value: Any, n: int) -> Any:
@@ -316,7 +324,7 @@ class XlaOps:
                     raise ValueError(f"env_id {v} is out of range [0, {self.num_envs})")
         values = action if isinstance(action, dict) else {"": action}
         for k, (name, _, shape, low, high) in enumerate(self.action_spec):
-            value = values.get(name[7:])
+            value = values.get(_keys.key_of(name, _keys.ACTION))
             if value is None or not _wide(value) or shape != () or not (np.isfinite(low[0]) and np.isfinite(high[0])):
                 continue
             lo, hi = int(low[0]), int(high[0])
@@ -364,15 +372,13 @@ class XlaOps:
         """The engine's Batch (obs, reward, terminated, truncated, discount, info, final),
         as the binding groups a batch (module.cc's Package)."""
         named = dict(zip((s[0] for s in self.state_spec), outs))
-        obs_keys = [k for k in named if k == "obs" or k.startswith("obs:")]
-        obs = named["obs"] if obs_keys == ["obs"] else {k[4:]: named[k] for k in obs_keys}
-        info = {k[5:]: v for k, v in named.items() if k.startswith("info:")}
+        obs = _keys.nest(_keys.select(named, _keys.OBS))
+        info = _keys.select(named, _keys.INFO)
         info["players"] = {"env_id": info["env_id"]}
         final = None
-        final_obs_keys = [k for k in named if k == "final:obs" or k.startswith("final:obs:")]
-        if final_obs_keys:
-            fobs = named["final:obs"] if final_obs_keys == ["final:obs"] else {k[10:]: named[k] for k in final_obs_keys}
-            final = (fobs, {k[11:]: v for k, v in named.items() if k.startswith("final:info:")})
+        final_obs = _keys.select(named, _keys.FINAL_OBS)
+        if final_obs:
+            final = (_keys.nest(final_obs), _keys.select(named, _keys.FINAL_INFO))
         discount = named["discount"] if self.with_discount else None
         return Batch((obs, named["reward"], named["terminated"], named["truncated"], discount, info, final))
 

@@ -85,9 +85,7 @@ JSON schema (``--json PATH``), ``"schema": "envpool-bench/1"``::
 
 from __future__ import annotations
 
-
-class UsageError(Exception):
-    """A bad argument: reported as one line, exit code 2."""
+from envpool.bench.errors import UsageError
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,7 +10,8 @@ import itertools
 import sys
 import textwrap
 
-from envpool.bench import UsageError, engines, machine
+from envpool.bench import engines, machine
+from envpool.bench.errors import UsageError
 
 
 def _is_int(text: str) -> bool:

@@ -7,8 +7,9 @@ import dataclasses
 import json
 from typing import Any
 
-from envpool.bench import UsageError, engines, machine
+from envpool.bench import engines, machine
 from envpool.bench.engines import Engine
+from envpool.bench.errors import UsageError
 
 DEFAULT_TASKS = ("CartPole-v1", "Pong-v5", "HalfCheetah-v4")  # those this build registers
 DEFAULT_NUM_ENVS = (1, 8, 64)
@@ -62,6 +63,7 @@ def resolve_task(task_id: str) -> Task:
     is loaded here).
     """
     from envpool import _envpool
+    from envpool._config import registered_engine_config
     from envpool.registration import lookup
 
     if "+" in task_id:  # a multi-task pool: the facts of its first task, every id registered
@@ -78,10 +80,8 @@ def resolve_task(task_id: str) -> Task:
     except ValueError:
         return Task(task_id, registered=False)
     defaults = _jsonable(dict(_envpool.family_defaults(ts.family)))
-    overrides = dict(ts.config)
-    if ts.prepare is not None:  # as a make completes them (e.g. the dm_control tasks' model XML)
-        ts.prepare(overrides, {})
-    overrides = _jsonable(overrides)
+    # as a make with no options completes them (e.g. the dm_control tasks' model XML)
+    overrides = _jsonable(registered_engine_config(ts))
     config = {k: v for k, v in overrides.items() if k in defaults}  # not e.g. reward_threshold
     full = {**defaults, **overrides}
     kind = families()[ts.family]["kind"]

@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
-from envpool.bench import UsageError
+from envpool.bench.errors import UsageError
 
 PLAIN_WIDTH = 250  # lines are never wrapped below this when not on a terminal
 

@@ -32,9 +32,9 @@ class DmSingleEnv(dm_env.Environment):
 
     def __init__(self, pool: Any, **config: Any) -> None:
         if isinstance(pool, str):
-            import envpool
+            from envpool._make import make
 
-            pool = envpool.make(pool, env_type="dm", num_envs=1, **config)
+            pool = make(pool, env_type="dm", num_envs=1, **config)
         elif config:
             raise ValueError("config is for envpool.make: pass it there when wrapping a pool")
         if pool.num_envs != 1:

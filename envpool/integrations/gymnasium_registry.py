@@ -26,13 +26,17 @@ adds gymnasium's ``TimeLimit`` at k, inside the engine's limit.)
 
 Registration is a dictionary entry per task (no pool is made) and skips ids that
 gymnasium's registry already holds, so importing envpool again (or after another
-package registered the same id) changes nothing. :func:`envpool.register` registers a
-task added later in the same way.
+package registered the same id) changes nothing. A task added later with
+:func:`envpool.register` joins in the same way (:func:`on_task` is subscribed to the
+task registry).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from envpool.registration import TaskSpec
 
 NAMESPACE = "envpool"
 
@@ -48,20 +52,19 @@ def gymnasium_id(task_id: str) -> str:
 def make_vector_env(task_id: str, num_envs: int = 1, **options: Any) -> Any:
     """gymnasium's ``vector_entry_point``: an envpool gymnasium pool of ``num_envs`` envs of
     ``task_id``, with gymnasium's batched spaces unless ``batched_spaces=False`` is given."""
-    import envpool
+    from envpool._make import make
 
     options.setdefault("batched_spaces", True)
-    return envpool.make(task_id, env_type="gymnasium", num_envs=num_envs, **options)
+    return make(task_id, env_type="gymnasium", num_envs=num_envs, **options)
 
 
-def register_task(task_id: str) -> bool:
-    """Register one envpool task in gymnasium's registry (False: the id was taken)."""
+def on_task(task: TaskSpec) -> bool:
+    """Register one envpool task in gymnasium's registry (False: the id was taken).
+    :func:`envpool` subscribes this to the task registry."""
     import gymnasium
     from gymnasium.envs.registration import registry
 
-    from envpool.registration import lookup
-
-    gym_id = gymnasium_id(task_id)
+    gym_id = gymnasium_id(task.task_id)
     if gym_id in registry:
         return False
     try:
@@ -69,21 +72,28 @@ def register_task(task_id: str) -> bool:
             gym_id,
             entry_point=_SINGLE_ENTRY,
             vector_entry_point=_VECTOR_ENTRY,
-            reward_threshold=lookup(task_id).config.get("reward_threshold"),
+            reward_threshold=task.config.get("reward_threshold"),
             max_episode_steps=None,  # the engine's own limit applies (no TimeLimit wrapper)
-            kwargs={"task_id": task_id},
+            kwargs={"task_id": task.task_id},
         )
     except gymnasium.error.Error:  # an id gymnasium refuses next to ones registered by others
         return False
     return True
 
 
+def register_task(task_id: str) -> bool:
+    """Register one registered envpool task in gymnasium's registry (False: the id was taken)."""
+    from envpool.registration import lookup
+
+    return on_task(lookup(task_id))
+
+
 def register_envs() -> list[str]:
     """Register every envpool task in gymnasium's registry; returns the ids added.
-    (:func:`envpool.register` registers a task added later as it adds it.)"""
+    (Importing envpool does this, and registers a task added later as it is added.)"""
     from envpool.registration import list_all_envs
 
     return [gymnasium_id(t) for t in list_all_envs() if register_task(t)]
 
 
-__all__ = ["NAMESPACE", "gymnasium_id", "make_vector_env", "register_envs", "register_task"]
+__all__ = ["NAMESPACE", "gymnasium_id", "make_vector_env", "on_task", "register_envs", "register_task"]

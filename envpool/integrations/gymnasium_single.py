@@ -39,7 +39,7 @@ class GymnasiumSingleEnv(gymnasium.Env):
     metadata: dict[str, Any] = {"render_modes": []}
 
     def __init__(self, task_id: str, render_mode: str | None = None, **options: Any) -> None:
-        import envpool
+        from envpool._make import make
 
         if render_mode is not None:
             raise ValueError(f"envpool envs do not render: render_mode must be None, got {render_mode!r}")
@@ -49,7 +49,7 @@ class GymnasiumSingleEnv(gymnasium.Env):
         if options.get("autoreset_mode", "next_step") not in ("next_step", gymnasium.vector.AutoresetMode.NEXT_STEP):
             raise ValueError("a single-env view steps its pool with autoreset_mode='next_step'")
         options["autoreset_mode"] = "next_step"
-        self.pool = envpool.make(task_id, env_type="gymnasium", num_envs=1, **options)
+        self.pool = make(task_id, env_type="gymnasium", num_envs=1, **options)
         self.task_id = task_id
         self.render_mode = None
         self.observation_space = self.pool.single_observation_space

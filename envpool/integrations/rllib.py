@@ -14,9 +14,12 @@ shares; so importing envpool also registers every ``envpool/<task id>`` there, w
 :func:`env_creator` as the creator (unpickling it in an env runner imports
 envpool). That happens as soon as both envpool and ``ray.tune.registry`` (which
 RLlib imports) are loaded, in either order: registering costs no pool, and Tune
-stores the entries when ``ray.init()`` runs. (gymnasium's own form,
-``"envpool:envpool/CartPole-v1"``, which imports envpool wherever it is made, works
-as well.)
+stores the entries when ``ray.init()`` runs. When Tune is loaded after envpool, a
+``sys.meta_path`` entry runs the registration right after ``ray.tune.registry``
+finishes importing (and removes itself): gymnasium's registry alone would not do, as
+an env runner hands a name Tune lacks to ``gymnasium.make_vec`` in a process that has
+not imported envpool. (gymnasium's own form, ``"envpool:envpool/CartPole-v1"``, which
+imports envpool wherever it is made, works as well.)
 
 The creator adapts envpool to RLlib's expectations, so user code needs nothing:
 
@@ -28,7 +31,7 @@ The creator adapts envpool to RLlib's expectations, so user code needs nothing:
   ``num_threads``, ``seed``, ...).
 * Without a ``seed`` option, each pool (or single-env view) is seeded from fresh
   entropy, as an unseeded gymnasium env is, so env runners do not replay each
-  other's episodes (a pool's own default seed is 0 everywhere). With
+  other's episodes (a pool's own default seed is 42 in every process). With
   ``config.debugging(seed=s)`` RLlib reseeds every env at its first reset
   (runner w: ``reset(seed=s + w)``, env i of its pool then gets ``s + w + i``).
 """
@@ -57,7 +60,7 @@ def env_creator(task_id: str, env_context: Any) -> Any:
     options = dict(env_context or {})
     num_envs = options.pop("num_envs", None)
     if "seed" not in options:
-        # As an unseeded gymnasium env: fresh entropy (a pool's default seed is 0 in
+        # As an unseeded gymnasium env: fresh entropy (a pool's default seed is 42 in
         # every process, so every env runner would replay the same episodes).
         options["seed"] = int(np.random.SeedSequence().entropy % _SEED_RANGE)
     if num_envs is None:  # one of the single-env views of a "sync" / "async" runner
@@ -67,7 +70,7 @@ def env_creator(task_id: str, env_context: Any) -> Any:
 
 def register_with_tune(task_ids: list[str] | None = None) -> list[str]:
     """Register envpool tasks (default: every one) in Ray Tune's env registry as
-    ``envpool/<task id>`` (done on import, and by :func:`envpool.register` once Tune is
+    ``envpool/<task id>`` (done on import, and for each task added later once Tune is
     loaded; call it again after ``ray.tune.registry._unregister_envs()``)."""
     from ray.tune.registry import register_env
 
@@ -82,23 +85,24 @@ def register_with_tune(task_ids: list[str] | None = None) -> list[str]:
     return names
 
 
-def on_register(task_id: str) -> None:
-    """A task added by :func:`envpool.register`: into Tune's registry if Tune is loaded
-    (otherwise the import hook registers it with the rest)."""
-    if _TUNE_REGISTRY in sys.modules and not any(isinstance(f, _AfterImport) for f in sys.meta_path):
-        try:
-            register_with_tune([task_id])
-        except Exception as e:
-            warnings.warn(
-                f"envpool: could not register {task_id!r} with Ray Tune ({e!r})", RuntimeWarning, stacklevel=3
-            )
+_warned = False
 
 
-def _register_quietly() -> None:
+def _on_task(task: Any) -> None:
+    """One task into Tune's registry (subscribed to the task registry once Tune is loaded)."""
+    global _warned
     try:
-        register_with_tune()
-    except Exception as e:  # never break the user's import of Ray Tune / RLlib
-        warnings.warn(f"envpool: could not register its tasks with Ray Tune ({e!r})", RuntimeWarning, stacklevel=2)
+        register_with_tune([task.task_id])
+    except Exception as e:  # never break the user's import of Ray Tune / RLlib, nor a register()
+        if not _warned:
+            _warned = True
+            warnings.warn(f"envpool: could not register its tasks with Ray Tune ({e!r})", RuntimeWarning, stacklevel=2)
+
+
+def _subscribe() -> None:
+    from envpool.registration import subscribe
+
+    subscribe(_on_task)
 
 
 class _AfterImport(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -138,11 +142,11 @@ class _AfterImport(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 def install() -> None:
     """Registers envpool's tasks with Ray Tune now if it is loaded, else right after it
-    is (envpool does not import Ray)."""
+    is (envpool does not import Ray); from then on, each task added later as well."""
     if _TUNE_REGISTRY in sys.modules:
-        _register_quietly()
+        _subscribe()
     elif not any(isinstance(f, _AfterImport) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterImport(_TUNE_REGISTRY, _register_quietly))
+        sys.meta_path.insert(0, _AfterImport(_TUNE_REGISTRY, _subscribe))
 
 
-__all__ = ["env_creator", "register_with_tune", "on_register", "install"]
+__all__ = ["env_creator", "register_with_tune", "install"]

@@ -30,7 +30,7 @@ except ImportError as e:  # pragma: no cover - exercised only without SB3
 
 from gymnasium.vector import AutoresetMode
 
-import envpool
+from envpool._make import make
 
 # gymnasium's same-step bookkeeping keys: consumed here, not passed on per env.
 _FINAL_KEYS = ("final_obs", "_final_obs", "final_info", "_final_info")
@@ -56,7 +56,7 @@ class SB3VecEnv(VecEnv):
             config["autoreset_mode"] = "same_step"
             if seed is not None:
                 config["seed"] = seed
-            pool = envpool.make(task_id, env_type="gymnasium", num_envs=num_envs, **config)
+            pool = make(task_id, env_type="gymnasium", num_envs=num_envs, **config)
         else:
             pool = task_id
             if config or seed is not None:

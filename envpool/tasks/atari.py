@@ -16,7 +16,10 @@ import os
 import warnings
 from pathlib import Path
 
-from envpool.registration import register
+from envpool.registration import PythonSide, register
+
+# Games differ in their minimal action sets: a multi-task pool's error says how to align them.
+_PYTHON = PythonSide(action_mismatch_hint=" (pass full_action_space=True: every game then has the same 18 actions)")
 
 
 def rom_dir() -> str:
@@ -58,7 +61,9 @@ def _register_all() -> None:
         warnings.warn(f"Atari tasks not registered: ale-py is not importable ({e})", stacklevel=2)
         return
     for game in games:
-        register(task_id(game), "Atari", task=game, rom_dir=directory, render_fps=30)  # ale-py's render_fps
+        register(
+            task_id(game), "Atari", python=_PYTHON, task=game, rom_dir=directory, render_fps=30
+        )  # ale-py's render_fps
 
 
 _register_all()

@@ -23,7 +23,8 @@ import math
 import os
 from typing import Any
 
-from envpool.registration import register
+from envpool.registration import PythonSide, register
+from envpool.tasks import _frame_stack
 
 
 def _suite_dir() -> str:
@@ -208,16 +209,29 @@ def _by_task(build: Any, **args: Any) -> Any:
     return lambda task: build(args[task]) if task in args else None
 
 
-# domain -> (C++ family, the model's physics timestep, XML builder taking the
-# task name or None when dm_control uses the file as it is).
-_DOMAINS: dict[str, tuple[str, float, Any]] = {
-    "acrobot": ("DmcAcrobot", 0.01, None),
-    "ball_in_cup": ("DmcBallInCup", 0.002, None),
-    "cartpole": ("DmcCartpole", 0.01, _by_task(_cartpole_xml, two_poles=2, three_poles=3)),
-    "cheetah": ("DmcCheetah", 0.01, None),
+# domain -> (the model's physics timestep, its tasks {task_name: (time_limit,
+# n_sub_steps)}: dm_control's defaults per task, an XML builder taking the task name or
+# None when dm_control uses the file as it is). The C++ family of a domain is
+# "Dmc" + its CamelCase name (cpp/mujoco/register.cc).
+_DOMAINS: dict[str, tuple[float, dict[str, tuple[float, int]], Any]] = {
+    "acrobot": (0.01, {"swingup": (10.0, 1), "swingup_sparse": (10.0, 1)}, None),
+    "ball_in_cup": (0.002, {"catch": (20.0, 10)}, None),
+    "cartpole": (
+        0.01,
+        {
+            "balance": (10.0, 1),
+            "balance_sparse": (10.0, 1),
+            "swingup": (10.0, 1),
+            "swingup_sparse": (10.0, 1),
+            "two_poles": (10.0, 1),
+            "three_poles": (10.0, 1),
+        },
+        _by_task(_cartpole_xml, two_poles=2, three_poles=3),
+    ),
+    "cheetah": (0.01, {"run": (10.0, 1)}, None),
     "dog": (
-        "DmcDog",
         0.005,
+        {"stand": (15.0, 3), "walk": (15.0, 3), "trot": (15.0, 3), "run": (15.0, 3), "fetch": (15.0, 3)},
         _by_task(
             _dog_xml,
             stand=(1 * 15, True),
@@ -227,15 +241,19 @@ _DOMAINS: dict[str, tuple[str, float, Any]] = {
             fetch=(10, False),
         ),
     ),
-    "finger": ("DmcFinger", 0.01, None),
-    "fish": ("DmcFish", 0.004, None),
-    "hopper": ("DmcHopper", 0.005, None),
-    "humanoid": ("DmcHumanoid", 0.005, None),
-    "humanoid_CMU": ("DmcHumanoidCMU", 0.002, None),
-    "lqr": ("DmcLqr", 0.03, _by_task(_lqr_xml, lqr_2_1=(2, 1), lqr_6_2=(6, 2))),
+    "finger": (0.01, {"spin": (20.0, 2), "turn_easy": (20.0, 2), "turn_hard": (20.0, 2)}, None),
+    "fish": (0.004, {"upright": (40.0, 10), "swim": (40.0, 10)}, None),
+    "hopper": (0.005, {"stand": (20.0, 4), "hop": (20.0, 4)}, None),
+    "humanoid": (0.005, {"stand": (25.0, 5), "walk": (25.0, 5), "run": (25.0, 5), "run_pure_state": (25.0, 5)}, None),
+    "humanoid_CMU": (0.002, {"stand": (20.0, 10), "walk": (20.0, 10), "run": (20.0, 10)}, None),
+    "lqr": (
+        0.03,
+        {"lqr_2_1": (math.inf, 1), "lqr_6_2": (math.inf, 1)},
+        _by_task(_lqr_xml, lqr_2_1=(2, 1), lqr_6_2=(6, 2)),
+    ),
     "manipulator": (
-        "DmcManipulator",
         0.001,
+        {"bring_ball": (10.0, 10), "bring_peg": (10.0, 10), "insert_ball": (10.0, 10), "insert_peg": (10.0, 10)},
         _by_task(
             _manipulator_xml,
             bring_ball=(False, False),
@@ -244,11 +262,11 @@ _DOMAINS: dict[str, tuple[str, float, Any]] = {
             insert_peg=(True, True),
         ),
     ),
-    "pendulum": ("DmcPendulum", 0.02, None),
-    "point_mass": ("DmcPointMass", 0.02, None),
+    "pendulum": (0.02, {"swingup": (20.0, 1)}, None),
+    "point_mass": (0.02, {"easy": (20.0, 1), "hard": (20.0, 1)}, None),
     "quadruped": (
-        "DmcQuadruped",
         0.005,
+        {"walk": (20.0, 4), "run": (20.0, 4), "escape": (20.0, 4), "fetch": (20.0, 4)},
         _by_task(
             _quadruped_xml,
             walk=(20 * 0.5, False, False, False),
@@ -257,66 +275,15 @@ _DOMAINS: dict[str, tuple[str, float, Any]] = {
             fetch=(None, False, False, True),
         ),
     ),
-    "reacher": ("DmcReacher", 0.02, None),
-    "stacker": ("DmcStacker", 0.001, _by_task(_stacker_xml, stack_2=2, stack_4=4)),
-    "swimmer": ("DmcSwimmer", 0.002, _by_task(_swimmer_xml, swimmer6=6, swimmer15=15)),
-    "walker": ("DmcWalker", 0.0025, None),
+    "reacher": (0.02, {"easy": (20.0, 1), "hard": (20.0, 1)}, None),
+    "stacker": (0.001, {"stack_2": (10.0, 10), "stack_4": (10.0, 10)}, _by_task(_stacker_xml, stack_2=2, stack_4=4)),
+    "swimmer": (
+        0.002,
+        {"swimmer6": (30.0, 15), "swimmer15": (30.0, 15)},
+        _by_task(_swimmer_xml, swimmer6=6, swimmer15=15),
+    ),
+    "walker": (0.0025, {"stand": (25.0, 10), "walk": (25.0, 10), "run": (25.0, 10)}, None),
 }
-
-# (domain, task, time_limit, n_sub_steps): dm_control's defaults per task.
-_TASKS: tuple[tuple[str, str, float, int], ...] = (
-    ("acrobot", "swingup", 10.0, 1),
-    ("acrobot", "swingup_sparse", 10.0, 1),
-    ("ball_in_cup", "catch", 20.0, 10),
-    ("cartpole", "balance", 10.0, 1),
-    ("cartpole", "balance_sparse", 10.0, 1),
-    ("cartpole", "swingup", 10.0, 1),
-    ("cartpole", "swingup_sparse", 10.0, 1),
-    ("cartpole", "two_poles", 10.0, 1),
-    ("cartpole", "three_poles", 10.0, 1),
-    ("cheetah", "run", 10.0, 1),
-    ("dog", "stand", 15.0, 3),
-    ("dog", "walk", 15.0, 3),
-    ("dog", "trot", 15.0, 3),
-    ("dog", "run", 15.0, 3),
-    ("dog", "fetch", 15.0, 3),
-    ("finger", "spin", 20.0, 2),
-    ("finger", "turn_easy", 20.0, 2),
-    ("finger", "turn_hard", 20.0, 2),
-    ("fish", "upright", 40.0, 10),
-    ("fish", "swim", 40.0, 10),
-    ("hopper", "stand", 20.0, 4),
-    ("hopper", "hop", 20.0, 4),
-    ("humanoid", "stand", 25.0, 5),
-    ("humanoid", "walk", 25.0, 5),
-    ("humanoid", "run", 25.0, 5),
-    ("humanoid", "run_pure_state", 25.0, 5),
-    ("humanoid_CMU", "stand", 20.0, 10),
-    ("humanoid_CMU", "walk", 20.0, 10),
-    ("humanoid_CMU", "run", 20.0, 10),
-    ("lqr", "lqr_2_1", math.inf, 1),
-    ("lqr", "lqr_6_2", math.inf, 1),
-    ("manipulator", "bring_ball", 10.0, 10),
-    ("manipulator", "bring_peg", 10.0, 10),
-    ("manipulator", "insert_ball", 10.0, 10),
-    ("manipulator", "insert_peg", 10.0, 10),
-    ("pendulum", "swingup", 20.0, 1),
-    ("point_mass", "easy", 20.0, 1),
-    ("point_mass", "hard", 20.0, 1),
-    ("quadruped", "walk", 20.0, 4),
-    ("quadruped", "run", 20.0, 4),
-    ("quadruped", "escape", 20.0, 4),
-    ("quadruped", "fetch", 20.0, 4),
-    ("reacher", "easy", 20.0, 1),
-    ("reacher", "hard", 20.0, 1),
-    ("stacker", "stack_2", 10.0, 10),
-    ("stacker", "stack_4", 10.0, 10),
-    ("swimmer", "swimmer6", 30.0, 15),
-    ("swimmer", "swimmer15", 30.0, 15),
-    ("walker", "stand", 25.0, 10),
-    ("walker", "walk", 25.0, 10),
-    ("walker", "run", 25.0, 10),
-)
 
 
 def _camel(name: str) -> str:
@@ -330,10 +297,15 @@ def task_id(domain: str, task: str) -> str:
 
 def suite_task(family: str, task_name: str) -> tuple[str, str]:
     """dm_control's (domain, task) for one of our families and its task_name."""
-    for domain, (fam, _, _) in _DOMAINS.items():
-        if fam == family:
+    for domain in _DOMAINS:
+        if family_of(domain) == family:
             return domain, task_name
     raise ValueError(f"{family!r} is not a dm_control family")
+
+
+def family_of(domain: str) -> str:
+    """The C++ family of a domain: ``"ball_in_cup"`` -> ``"DmcBallInCup"``."""
+    return "Dmc" + _camel(domain)
 
 
 def max_steps(time_limit: float, control_timestep: float) -> int:
@@ -344,7 +316,7 @@ def max_steps(time_limit: float, control_timestep: float) -> int:
 
 
 def _prepare(domain: str) -> Any:
-    _family, timestep, build_xml = _DOMAINS[domain]
+    timestep, _, build_xml = _DOMAINS[domain]
 
     def prepare(merged: dict[str, Any], user: dict[str, Any]) -> None:
         if not _SUITE:
@@ -370,15 +342,21 @@ def _prepare(domain: str) -> Any:
     return prepare
 
 
-for _domain, _task, _time_limit, _n_sub_steps in _TASKS:
-    _family, _timestep, _ = _DOMAINS[_domain]
-    register(
-        task_id(_domain, _task),
-        _family,
-        prepare=_prepare(_domain),
-        task_name=_task,
-        model_dir=_SUITE,
-        time_limit=_time_limit,
-        n_sub_steps=_n_sub_steps,
-        max_episode_steps=max_steps(_time_limit, _timestep * _n_sub_steps),
-    )
+for _domain, (_timestep, _tasks, _) in _DOMAINS.items():
+    for _task, (_time_limit, _n_sub_steps) in _tasks.items():
+        register(
+            task_id(_domain, _task),
+            family_of(_domain),
+            python=PythonSide(
+                defaults=_frame_stack.DEFAULTS,
+                check=_frame_stack.check,
+                prepare=_prepare(_domain),
+                state_spec=_frame_stack.state_spec,
+                results=_frame_stack.results,
+            ),
+            task_name=_task,
+            model_dir=_SUITE,
+            time_limit=_time_limit,
+            n_sub_steps=_n_sub_steps,
+            max_episode_steps=max_steps(_time_limit, _timestep * _n_sub_steps),
+        )

@@ -1,0 +1,63 @@
+"""make() and its per-interface forms (re-exported by :mod:`envpool`).
+
+Kept apart from ``envpool/__init__.py`` so that modules inside the package (the
+integrations, :mod:`envpool.ray`) make pools without importing the package root,
+which wires them up: no import cycle.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envpool._config import make_pool_spec
+from envpool._spec import EnvSpec
+
+_ENV_TYPES = ("gymnasium", "gym", "dm")
+
+
+def make(task_id: Any, env_type: str, **config: Any) -> Any:
+    """Make a pool of ``num_envs`` envs of ``task_id``.
+
+    Args:
+        task_id: a registered id, e.g. ``"CartPole-v1"``, ``"Pong-v5"``; or a list of ids
+            (a multi-task pool, env i runs ``task_id[i % len(task_id)]``) or a dict
+            ``{id: count}``; ``task_options={id: {...}}`` then sets one task's options.
+        env_type: ``"gymnasium"`` (a gymnasium VectorEnv), ``"gym"`` (EnvPool's
+            classic interface) or ``"dm"`` (batched dm_env TimeSteps).
+        **config: engine options (num_envs, batch_size, num_threads,
+            thread_affinity_offset, seed, max_episode_steps, autoreset_mode)
+            and the task's own options.
+    """
+    if env_type == "gymnasium":
+        return make_gymnasium(task_id, **config)
+    if env_type == "gym":
+        return make_gym(task_id, **config)
+    if env_type in ("dm", "dm_env"):
+        return make_dm(task_id, **config)
+    raise ValueError(f"env_type must be one of {_ENV_TYPES}, got {env_type!r}")
+
+
+def make_gymnasium(task_id: str, **config: Any) -> Any:
+    """A :class:`gymnasium.vector.VectorEnv` pool (see :func:`make`)."""
+    from envpool.gymnasium_env import GymnasiumEnvPool
+
+    return GymnasiumEnvPool(task_id, **config)
+
+
+def make_gym(task_id: str, **config: Any) -> Any:
+    """A pool with EnvPool's classic gym interface (see :func:`make`)."""
+    from envpool.gym_env import GymEnvPool
+
+    return GymEnvPool(task_id, **config)
+
+
+def make_dm(task_id: str, **config: Any) -> Any:
+    """A pool with the dm_env interface (see :func:`make`)."""
+    from envpool.dm_env_pool import DmEnvPool
+
+    return DmEnvPool(task_id, **config)
+
+
+def make_spec(task_id: str, **config: Any) -> EnvSpec:
+    """The config and spaces a pool would have, without making any env."""
+    return make_pool_spec(task_id, config)
