@@ -54,6 +54,9 @@ class TaskSpec:
 
 
 _REGISTRY: dict[str, TaskSpec] = {}
+# The Python side a task of a family gets when registered without one (set by the
+# family's task module): a user's task on a built-in family keeps its Python options.
+_FAMILY_PYTHON: dict[str, PythonSide] = {}
 _SUBSCRIBERS: list[Callable[[TaskSpec], None]] = []
 
 
@@ -72,7 +75,7 @@ def register(
     """
     if task_id in _REGISTRY:
         raise ValueError(f"task {task_id!r} is already registered")
-    side = python or PythonSide()
+    side = python or _FAMILY_PYTHON.get(family) or PythonSide()
     if prepare is not None:
         if side.prepare is not None:
             raise TypeError("give prepare either alone or in python=PythonSide(prepare=...), not both")
@@ -81,6 +84,13 @@ def register(
     _REGISTRY[task_id] = task
     for callback in list(_SUBSCRIBERS):
         callback(task)
+
+
+def set_family_python(family: str, side: PythonSide) -> None:
+    """The Python side of every task of ``family`` registered later without ``python=``
+    (a task module calls it for its families, so that a user's
+    ``register("MyTask-v0", "HalfCheetah-v5", ...)`` gets the family's ``frame_stack``)."""
+    _FAMILY_PYTHON[family] = side
 
 
 def subscribe(callback: Callable[[TaskSpec], None]) -> None:

@@ -23,7 +23,7 @@ import math
 import os
 from typing import Any
 
-from envpool.registration import PythonSide, register
+from envpool.registration import PythonSide, register, set_family_python
 from envpool.tasks import _frame_stack
 
 
@@ -343,6 +343,16 @@ def _prepare(domain: str) -> Any:
 
 
 for _domain, (_timestep, _tasks, _) in _DOMAINS.items():
+    # A user's task on the domain's family: frame_stack, without the suite's per-task edits.
+    set_family_python(
+        family_of(_domain),
+        PythonSide(
+            defaults=_frame_stack.DEFAULTS,
+            check=_frame_stack.check,
+            state_spec=_frame_stack.state_spec,
+            results=_frame_stack.results,
+        ),
+    )
     for _task, (_time_limit, _n_sub_steps) in _tasks.items():
         register(
             task_id(_domain, _task),

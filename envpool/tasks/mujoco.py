@@ -16,8 +16,8 @@ frame. See the README's Rendering section.
 
 ``frame_stack`` and gymnasium's spellings of the camera options are done in Python
 (:data:`PYTHON`, the tasks' :class:`~envpool.registration.PythonSide`); a task
-registered with :func:`envpool.register` on one of these families gets them with
-``python=envpool.tasks.mujoco.PYTHON``.
+registered with :func:`envpool.register` on one of these families gets them too
+(:func:`~envpool.registration.set_family_python`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.registration import PythonSide, register
+from envpool.registration import PythonSide, register, set_family_python
 from envpool.tasks import _frame_stack
 
 
@@ -149,4 +149,5 @@ for _task, _steps, _threshold, _fps in _TASKS:
         )
     for _version in ("v4", "v5"):
         _id = f"{_task}-{_version}"
+        set_family_python(_id, PYTHON)
         register(_id, _id, python=PYTHON, max_episode_steps=_steps, assets_dir=_ASSETS, **_extra)

@@ -126,3 +126,18 @@ def test_config_layers_override_in_order(tasks: list[str]) -> None:
     envs.close()
     with pytest.raises(TypeError, match="unknown config key 'my_option'"):
         envpool.make_spec("CartPole-v1", my_option=7)  # another task's Python option
+
+
+def test_a_users_task_on_a_mujoco_family_gets_its_frame_stack(tasks: list[str]) -> None:
+    # The family's Python side (set by envpool/tasks/mujoco.py and dmc.py) applies to a
+    # task registered without python=, as when the side was keyed on the config.
+    tasks.extend(["MyCheetah-v0", "MyCheetahDmc-v0"])
+    envpool.register("MyCheetah-v0", "HalfCheetah-v5", **registration.lookup("HalfCheetah-v5").config)
+    spec = envpool.make_spec("MyCheetah-v0", frame_stack=3)
+    assert spec.observation_space.shape == (3, 17)
+    base = registration.lookup("CheetahRun-v1")
+    envpool.register("MyCheetahDmc-v0", base.family, **base.config)
+    envs = envpool.make("MyCheetahDmc-v0", env_type="dm", num_envs=2, frame_stack=2)
+    ts = envs.reset()
+    assert ts.observation.position.shape == (2, 2, 8)
+    envs.close()
