@@ -279,6 +279,13 @@ def test_a_throwing_step_keeps_its_exception_type(faults, action: int, error: ty
     envs.close()
 
 
+def test_a_raw_ceiling_and_the_engine_keys(faults) -> None:
+    assert _envpool.families()["Faulty"]["raw_ceiling"]
+    assert _envpool.raw_ceiling("Faulty", {}, 1, 0.05) > 0
+    with pytest.raises(TypeError, match="unknown config key 'size' for Faulty"):
+        envpool.make("FaultyTest-v0", env_type="gym", num_envs=1, size=3)
+
+
 def test_a_taken_family_name_is_a_value_error(work: Path, grid, faults) -> None:
     before = dict(_envpool.families())
     with pytest.raises(ValueError, match=r"family 'CartPole' is already registered \(built in\)"):
@@ -313,6 +320,18 @@ def test_not_an_extension_is_an_import_error(tmp_path: Path) -> None:
         cpp_extension.load_module(lib)
     with pytest.raises(FileNotFoundError):
         cpp_extension.load_module(tmp_path / "missing.so")
+
+
+def test_the_example_script_runs(tmp_path: Path, grid) -> None:
+    sys.path.insert(0, str(EXAMPLE))
+    try:
+        import run_grid
+    finally:
+        sys.path.remove(str(EXAMPLE))
+    # Grid-v0 (size 5) on the module the fixture loaded: the same grid.cc, so the same build.
+    out = run_grid.main(["--num-envs", "4", "--steps", "60", "--build-directory", str(Path(grid.__file__).parent)])
+    assert -0.1 * 50 <= out["random"] <= 1.0
+    assert 1 - 0.1 * 7 <= out["greedy"] <= 1.0  # the goal in at most 8 moves on a 5 x 5 grid
 
 
 def test_a_compile_error_carries_the_compilers_first_error(tmp_path: Path) -> None:

@@ -2,9 +2,10 @@
 // "Faulty" throws from Step what its config asks for. Built with
 // -DFAULTS_FAMILY=<name> it registers under another name (e.g. one that is
 // taken), with -DFAULTS_REGISTER_THROWS its registration throws
-// std::invalid_argument.
+// std::invalid_argument. It has a raw ceiling (make_raw_stepper).
 #include <envpool/envpool.h>
 
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -48,7 +49,12 @@ void Register() {
   throw std::invalid_argument("faulty: refusing to register");
 #endif
   Family f{FAULTS_FAMILY, Config{}, &Faulty::MakeSpec,
-           [](const Config& c, int) -> std::unique_ptr<Env> { return std::make_unique<Faulty>(c); }, nullptr};
+           [](const Config& c, int) -> std::unique_ptr<Env> { return std::make_unique<Faulty>(c); },
+           // A raw ceiling (envpool-bench's "raw" engine): a bare counter.
+           [](const Config&, uint64_t) -> std::function<void()> {
+             auto n = std::make_shared<uint64_t>(0);
+             return [n] { ++*n; };
+           }};
   f.kind = "custom";
   RegisterFamily(std::move(f));
 }
