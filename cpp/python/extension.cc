@@ -85,6 +85,10 @@ std::vector<std::string> LoadFamilies(const std::string& path) {
     if (rc == 1) throw py::value_error(what);
     throw py::import_error(what);
   }
+  if (got.empty())
+    throw py::import_error("envpool extension '" + path +
+                           "' registers no family (a static envpool::FamilyRegistrar whose function calls "
+                           "envpool::RegisterFamily registers one)");
   // Every family checked before any is added: a refused module adds none.
   std::set<std::string> names;
   for (const envpool::Family& f : got) {

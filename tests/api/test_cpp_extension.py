@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -286,20 +287,31 @@ def test_a_raw_ceiling_and_the_engine_keys(faults) -> None:
         envpool.make("FaultyTest-v0", env_type="gym", num_envs=1, size=3)
 
 
-def test_a_taken_family_name_is_a_value_error(work: Path, grid, faults) -> None:
+def test_a_taken_family_name_is_a_value_error(tmp_path: Path, grid) -> None:
+    """Another file (a copy of the loaded build) registering Grid again is refused whole."""
     before = dict(_envpool.families())
+    copy = tmp_path / "grid_copy.so"
+    shutil.copy(grid.__file__, copy)
+    with pytest.raises(
+        ValueError, match=rf"family 'Grid' is already registered \(by envpool extension '{grid.__file__}'"
+    ):
+        cpp_extension.load_module(copy)
+    assert dict(_envpool.families()) == before
+    assert str(copy) not in cpp_extension.loaded_modules()
+
+
+@pytest.mark.slow  # two builds
+def test_a_built_in_name_or_a_throwing_registration_is_a_value_error(work: Path, grid) -> None:
+    before = dict(_envpool.families())
+    loaded = cpp_extension.loaded_modules()
     with pytest.raises(ValueError, match=r"family 'CartPole' is already registered \(built in\)"):
         cpp_extension.load(
             "faults_cartpole", [work / "faults.cc"], ['-DFAULTS_FAMILY="CartPole"'], work / "builds" / "dup1"
         )
-    with pytest.raises(
-        ValueError, match=rf"family 'Grid' is already registered \(by envpool extension '{grid.__file__}'"
-    ):
-        cpp_extension.load("faults_grid", [work / "faults.cc"], ['-DFAULTS_FAMILY="Grid"'], work / "builds" / "dup2")
     with pytest.raises(ValueError, match="faulty: refusing to register"):
-        cpp_extension.load("faults_throw", [work / "faults.cc"], ["-DFAULTS_REGISTER_THROWS"], work / "builds" / "dup3")
+        cpp_extension.load("faults_throw", [work / "faults.cc"], ["-DFAULTS_REGISTER_THROWS"], work / "builds" / "dup2")
     assert dict(_envpool.families()) == before  # nothing of a refused module registered
-    assert len(cpp_extension.loaded_modules()) == len({grid.__file__, faults.__file__})
+    assert cpp_extension.loaded_modules() == loaded
 
 
 def test_the_abi_guard_refuses_another_version(work: Path, grid) -> None:
@@ -312,26 +324,36 @@ def test_the_abi_guard_refuses_another_version(work: Path, grid) -> None:
     assert "Grid" in _envpool.families()  # the loaded build stays
 
 
+@pytest.mark.slow  # two builds
 def test_not_an_extension_is_an_import_error(tmp_path: Path) -> None:
     lib = tmp_path / "plain.so"
     (tmp_path / "plain.cc").write_text('extern "C" int plain() { return 1; }\n')
     subprocess.run(["c++", "-shared", "-fPIC", str(tmp_path / "plain.cc"), "-o", str(lib)], check=True)
     with pytest.raises(ImportError, match="is not an envpool extension"):
         cpp_extension.load_module(lib)
+    empty = tmp_path / "empty.cc"
+    empty.write_text("#include <envpool/envpool.h>\n")
+    with pytest.raises(ImportError, match="registers no family"):
+        cpp_extension.load("empty", [empty], build_directory=tmp_path / "build")
     with pytest.raises(FileNotFoundError):
         cpp_extension.load_module(tmp_path / "missing.so")
 
 
-def test_the_example_script_runs(tmp_path: Path, grid) -> None:
-    sys.path.insert(0, str(EXAMPLE))
-    try:
-        import run_grid
-    finally:
-        sys.path.remove(str(EXAMPLE))
-    # Grid-v0 (size 5) on the module the fixture loaded: the same grid.cc, so the same build.
-    out = run_grid.main(["--num-envs", "4", "--steps", "60", "--build-directory", str(Path(grid.__file__).parent)])
-    assert -0.1 * 50 <= out["random"] <= 1.0
-    assert 1 - 0.1 * 7 <= out["greedy"] <= 1.0  # the goal in at most 8 moves on a 5 x 5 grid
+@pytest.mark.slow  # a build in a fresh interpreter
+def test_the_example_script_runs(tmp_path: Path) -> None:
+    shutil.copy(EXAMPLE / "run_grid.py", tmp_path)
+    shutil.copy(EXAMPLE / "grid.cc", tmp_path)
+    out = _python(
+        """
+        import json, run_grid
+        print(json.dumps(run_grid.main(["--num-envs", "4", "--steps", "60", "--build-directory", "build"])))
+        """,
+        tmp_path,
+        env={"PYTHONSAFEPATH": ""},
+    )
+    means = json.loads(out.stdout.strip().splitlines()[-1])
+    assert -0.1 * 50 <= means["random"] <= 1.0
+    assert 1 - 0.1 * 7 <= means["greedy"] <= 1.0  # the goal in at most 8 moves on a 5 x 5 grid
 
 
 def test_a_compile_error_carries_the_compilers_first_error(tmp_path: Path) -> None:
@@ -421,6 +443,34 @@ def test_cmake_find_package_builds_the_example(tmp_path: Path) -> None:
     want_pos, want_reward, _ = _expected(before, np.array([1, 2]))
     np.testing.assert_array_equal(after, want_pos)
     np.testing.assert_allclose(reward, want_reward, atol=1e-6)
+    # find_package takes only this very version (ExactVersion) ...
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(src / "grid.cc", other)
+    (other / "CMakeLists.txt").write_text(
+        (src / "CMakeLists.txt").read_text().replace("find_package(envpool CONFIG", "find_package(envpool 0.0.1 CONFIG")
+    )
+    p = subprocess.run(
+        [cmake, "-S", str(other), "-B", str(tmp_path / "b2"), *gen, f"-Denvpool_DIR={cmake_dir}"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert p.returncode != 0 and "0.0.1" in p.stderr and envpool.__version__ in p.stderr, p.stderr
+    # ... and warns at configure time when the compiler is not the engine's.
+    fake = tmp_path / "fake_cmake_dir"
+    shutil.copytree(cmake_dir, fake)
+    config = fake / "envpoolConfig.cmake"
+    config.write_text(
+        re.sub(r'envpool_CXX_COMPILER_VERSION "[^"]*"', 'envpool_CXX_COMPILER_VERSION "1.0.0"', config.read_text())
+    )
+    p = subprocess.run(
+        [cmake, "-S", str(src), "-B", str(tmp_path / "b3"), *gen, f"-Denvpool_DIR={fake}"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert p.returncode == 0 and "envpool was built with" in p.stderr and "1.0.0" in p.stderr, p.stderr
 
 
 # -- the out-of-tree CartPole ------------------------------------------------------------
