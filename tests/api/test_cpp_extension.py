@@ -458,8 +458,10 @@ def test_cmake_find_package_builds_the_example(tmp_path: Path) -> None:
     )
     assert p.returncode != 0 and "0.0.1" in p.stderr and envpool.__version__ in p.stderr, p.stderr
     # ... and warns at configure time when the compiler is not the engine's.
-    fake = tmp_path / "fake_cmake_dir"
+    package = tmp_path / "fake_package"  # the installed layout, with another compiler recorded
+    fake = package / "share" / "cmake" / "envpool"
     shutil.copytree(cmake_dir, fake)
+    (package / "include").symlink_to(cpp_extension.include_dir())
     config = fake / "envpoolConfig.cmake"
     config.write_text(
         re.sub(r'envpool_CXX_COMPILER_VERSION "[^"]*"', 'envpool_CXX_COMPILER_VERSION "1.0.0"', config.read_text())
