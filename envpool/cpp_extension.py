@@ -44,9 +44,11 @@ from envpool import _envpool
 
 __all__ = ["BuildError", "abi", "cmake_dir", "families", "include_dir", "load", "load_module", "loaded_modules"]
 
-# Every compile: the SDK's language level, optimised (envs are hot loops), and hidden
-# symbols so that the module's copy of the SDK's inline family table stays its own.
-_CFLAGS = ("-std=c++20", "-O2", "-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden")
+# Every compile: the SDK's language level; optimised as the engine's own families are
+# (CMake's Release: -O3 -DNDEBUG; envs are hot loops; extra_cflags=["-UNDEBUG"] turns the
+# debug checks of every out[key] / action[key] back on); hidden symbols so that the
+# module's copy of the SDK's inline family table stays its own.
+_CFLAGS = ("-std=c++20", "-O3", "-DNDEBUG", "-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden")
 # An undefined symbol fails the build (with the linker's message), not the load.
 _LDFLAGS = ("-shared", "-Wl,-z,defs")
 
