@@ -149,8 +149,8 @@ def load(
         verbose: print the commands and the compiler's output.
         extra_ldflags: more linker flags (``-L``, ``-l``).
 
-    Returns the module (:func:`load_module`); its ``built`` attribute says whether this
-    call compiled it. A compile error raises :class:`BuildError` carrying the compiler's
+    Returns the module (:func:`load_module`; the same object for every load of one build);
+    its ``built`` attribute says whether the latest ``load`` of it compiled it. A compile error raises :class:`BuildError` carrying the compiler's
     first error lines.
     """
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):

@@ -111,6 +111,8 @@ def test_sdk_is_installed_with_the_package(tmp_path: Path) -> None:
     assert sorted(p.name for p in Path(cmake).iterdir()) == ["envpoolConfig.cmake", "envpoolConfigVersion.cmake"]
     assert f'"{envpool.__version__}"' in (Path(inc) / "cpp/core/version.h").read_text()
     assert _envpool.sdk_abi()["version"] == envpool.__version__
+    abi = _python("import envpool.__main__ as m; m.main(['--abi'])", tmp_path).stdout.splitlines()
+    assert abi[0] == _envpool.sdk_abi()["stamp"] and abi[0].startswith(f"envpool={envpool.__version__} sdk=1 ")
 
 
 # -- the example, loaded with cpp_extension.load -------------------------------------
