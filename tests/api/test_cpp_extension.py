@@ -326,6 +326,26 @@ def test_the_abi_guard_refuses_another_version(work: Path, grid) -> None:
     assert "Grid" in _envpool.families()  # the loaded build stays
 
 
+@pytest.mark.slow  # a build
+def test_a_task_module_is_imported_on_load(work: Path, tmp_path: Path) -> None:
+    (tmp_path / "faulty_tasks.py").write_text("import envpool\nenvpool.register('FaultyAuto-v0', 'FaultyTM')\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        flags = ['-DFAULTS_FAMILY="FaultyTM"', '-DFAULTS_TASK_MODULE="faulty_tasks"']
+        cpp_extension.load("faults_tm", [work / "faults.cc"], flags, work / "builds" / "tm")
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert _envpool.families()["FaultyTM"]["task_module"] == "faulty_tasks"
+    assert "FaultyAuto-v0" in envpool.list_all_envs()
+    envpool.make("FaultyAuto-v0", env_type="gym", num_envs=1).close()
+
+
+@pytest.mark.slow  # a build
+def test_the_abi_guard_refuses_another_string_abi(work: Path, grid) -> None:
+    with pytest.raises(ImportError, match=r"built for \[envpool=\S+ sdk=1 compiler=\S+ gxx_abi=\d+ cxx11_abi=0 "):
+        cpp_extension.load("grid_abi0", [work / "grid.cc"], ["-D_GLIBCXX_USE_CXX11_ABI=0"], work / "builds" / "abi0")
+
+
 @pytest.mark.slow  # two builds
 def test_not_an_extension_is_an_import_error(tmp_path: Path) -> None:
     lib = tmp_path / "plain.so"
@@ -405,6 +425,20 @@ def test_load_rebuilds_only_when_a_source_changes(tmp_path: Path) -> None:
         tmp_path,
     )
     assert out.stdout.strip() == "0.25"
+
+
+@pytest.mark.slow  # two interpreters, one build
+def test_processes_loading_at_once_build_once(tmp_path: Path) -> None:
+    shutil.copy(EXAMPLE / "grid.cc", tmp_path / "grid.cc")
+    env = {**os.environ}
+    procs = [
+        subprocess.Popen([sys.executable, "-c", textwrap.dedent(_LOAD)], cwd=tmp_path, env=env, stdout=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    outs = [json.loads(p.communicate(timeout=600)[0].decode().strip().splitlines()[-1]) for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert sorted(o["built"] for o in outs) == [False, True]  # the second waited for the first's build
+    assert outs[0]["path"] == outs[1]["path"]
 
 
 @pytest.mark.slow  # a CMake configure and build

@@ -2,7 +2,8 @@
 // "Faulty" throws from Step what its config asks for. Built with
 // -DFAULTS_FAMILY=<name> it registers under another name (e.g. one that is
 // taken), with -DFAULTS_REGISTER_THROWS its registration throws
-// std::invalid_argument. It has a raw ceiling (make_raw_stepper).
+// std::invalid_argument, with -DFAULTS_TASK_MODULE=<module> it names a Python
+// module that registers its tasks. It has a raw ceiling (make_raw_stepper).
 #include <envpool/envpool.h>
 
 #include <functional>
@@ -12,6 +13,9 @@
 
 #ifndef FAULTS_FAMILY
 #define FAULTS_FAMILY "Faulty"
+#endif
+#ifndef FAULTS_TASK_MODULE
+#define FAULTS_TASK_MODULE ""
 #endif
 
 namespace {
@@ -56,6 +60,7 @@ void Register() {
              return [n] { ++*n; };
            }};
   f.kind = "custom";
+  f.task_module = FAULTS_TASK_MODULE;
   RegisterFamily(std::move(f));
 }
 
