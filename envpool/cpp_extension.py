@@ -267,7 +267,7 @@ def _first_errors(output: str) -> str:
     """The compiler's (or linker's) first error and the lines that belong to it."""
     lines = output.splitlines()
     for i, line in enumerate(lines):
-        if re.search(r"\b(fatal )?error\b", line, re.IGNORECASE):
+        if re.search(r"\berror\b|undefined reference|multiple definition|cannot find -l", line, re.IGNORECASE):
             snippet = [line]
             for follow in lines[i + 1 : i + 4]:
                 if re.search(r"\b(error|note|warning|In file included)\b", follow) or not follow.strip():

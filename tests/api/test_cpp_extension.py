@@ -389,6 +389,22 @@ def test_a_compile_error_carries_the_compilers_first_error(tmp_path: Path) -> No
     assert not list((tmp_path / "build").glob("*.so"))
 
 
+@pytest.mark.slow  # two builds
+def test_an_undefined_symbol_fails_the_link_and_key_checks_come_back_with_undebug(work: Path, tmp_path: Path) -> None:
+    src = tmp_path / "undefined.cc"
+    src.write_text("#include <envpool/envpool.h>\n\nint missing();\nint f() { return missing(); }\n")
+    with pytest.raises(cpp_extension.BuildError, match=r"(?s)failed \(linking\).*undefined reference to .missing\(\)"):
+        cpp_extension.load("undefined", [src], build_directory=tmp_path / "build")
+    flags = ['-DFAULTS_FAMILY="FaultyKey"', "-DFAULTS_MISUSE_KEY", "-UNDEBUG"]
+    cpp_extension.load("faults_key", [work / "faults.cc"], flags, work / "builds" / "key")
+    _register("FaultyKey-v0", "FaultyKey")
+    envs = envpool.make("FaultyKey-v0", env_type="gym", num_envs=1)
+    envs.reset()
+    with pytest.raises(RuntimeError, match="state key 0 holds float32, accessed as float64"):
+        envs.step(np.zeros(1, np.int32))
+    envs.close()
+
+
 # -- caching, across processes ---------------------------------------------------------
 
 _LOAD = """

@@ -3,7 +3,8 @@
 // -DFAULTS_FAMILY=<name> it registers under another name (e.g. one that is
 // taken), with -DFAULTS_REGISTER_THROWS its registration throws
 // std::invalid_argument, with -DFAULTS_TASK_MODULE=<module> it names a Python
-// module that registers its tasks. It has a raw ceiling (make_raw_stepper).
+// module that registers its tasks, with -DFAULTS_MISUSE_KEY its Step writes
+// its float observation through a double key. It has a raw ceiling (make_raw_stepper).
 #include <envpool/envpool.h>
 
 #include <functional>
@@ -40,7 +41,11 @@ class Faulty : public Env {
       case 3:
         throw std::runtime_error("faulty: broken");
     }
+#ifdef FAULTS_MISUSE_KEY
+    *out[StateKey<double>{spec_.obs.index}] = 1.0;  // the float obs key read as double
+#else
     *out[spec_.obs] = 1.0f;
+#endif
     return {};
   }
 
