@@ -100,7 +100,7 @@ def families(module: types.ModuleType | str | os.PathLike) -> list[str]:
     return list(load_module(module).families)
 
 
-def load_module(path: str | os.PathLike, name: str | None = None) -> types.ModuleType:
+def load_module(path: str | os.PathLike, name: str | None = None, _task_modules: bool = True) -> types.ModuleType:
     """Load a built family module and register its families.
 
     Returns a module object (``__file__``, ``families``); loading the same file again
@@ -122,6 +122,10 @@ def load_module(path: str | os.PathLike, name: str | None = None) -> types.Modul
     module.built = False
     _MODULES[real] = module
     # A family may name a Python module whose import registers its task ids, as built-in ones do.
+    # (Not in another process restoring this one's state: it carries the tasks themselves, and
+    # the module may not be importable there.)
+    if not _task_modules:
+        return module
     meta = _envpool.families()
     for task_module in dict.fromkeys(meta[n]["task_module"] for n in names):
         if task_module:
@@ -374,7 +378,7 @@ def _restore(state: dict | None) -> None:
     from envpool.registration import list_all_envs, register
 
     for path in state["modules"]:
-        load_module(path)
+        load_module(path, _task_modules=False)
     have = set(list_all_envs())
     for task in state["tasks"]:
         if task["task_id"] not in have:
