@@ -73,9 +73,14 @@ class _PoolActor:
     """One local pool inside a Ray actor; steps and resets named envs and returns their
     rows (the engine's batch with global env ids) for the driver to assemble."""
 
-    def __init__(self, task_id: Any, env_type: str, options: dict[str, Any], offset: int) -> None:
+    def __init__(
+        self, task_id: Any, env_type: str, options: dict[str, Any], offset: int, extensions: dict | None = None
+    ) -> None:
+        from envpool import cpp_extension
         from envpool._make import make
 
+        # The C++ family modules the driver loaded (and its tasks on them): cpp_extension._state().
+        cpp_extension._restore(extensions)
         self.offset = offset
         # The interface is made by envpool.make as anywhere; the actor drives its
         # engine directly (the driver's interface shapes the rows, frame stacks...).
@@ -173,10 +178,15 @@ class RayEngine:
         self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         self.actor_of = np.repeat(np.arange(num_actors), sizes)
         self.actors = []
+        from envpool import cpp_extension
+
+        extensions = cpp_extension._state()
         for k in range(num_actors):
             opts = {**options, "num_envs": sizes[k], "seed": int(seed) + int(self.offsets[k])}
             self.actors.append(
-                _RemotePoolActor.options(**placements[k]).remote(task_id, env_type, opts, int(self.offsets[k]))
+                _RemotePoolActor.options(**placements[k]).remote(
+                    task_id, env_type, opts, int(self.offsets[k]), extensions
+                )
             )
         self.dead: set[int] = set()
         self._closed = False

@@ -3,6 +3,7 @@
 #ifndef ENVPOOL_CORE_FAMILY_H_
 #define ENVPOOL_CORE_FAMILY_H_
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -38,9 +39,11 @@ struct Family {
   Config bench = {};
 };
 
-// The process-wide table of families, filled once at module load.
-inline std::vector<Family>& Families() {
-  static std::vector<Family> families;
+// The process-wide table of families, filled at module load and by loaded
+// extension modules. A deque: appending keeps references to the families
+// already there valid (pools hold a Family* while they are built).
+inline std::deque<Family>& Families() {
+  static std::deque<Family> families;
   return families;
 }
 

@@ -21,6 +21,7 @@
 #include "cpp/core/pool.h"
 #include "cpp/core/raw_ceiling.h"
 #include "cpp/core/warnings.h"
+#include "cpp/python/extension.h"
 #include "cpp/python/xla.h"
 
 namespace py = pybind11;
@@ -866,13 +867,15 @@ PYBIND11_MODULE(_envpool, m) {
         }
         return out;
       },
-      "{family name: {kind, task_module, raw_ceiling, bench}} of the families compiled in");
+      "{family name: {kind, task_module, raw_ceiling, bench}} of the families compiled in or loaded");
   m.def("family_defaults", [](const std::string& name) { return ConfigDict(AllDefaults(GetFamily(name))); });
   m.def("make_spec", &MakeSpec, py::arg("family"), py::arg("config"),
         "(config, state_spec, action_spec) of a family under a config, without making envs");
   m.def("raw_ceiling", &RawCeiling, py::arg("family"), py::arg("config"), py::arg("num_threads"), py::arg("seconds"),
         "Steps/s of the bare emulator/simulator, one env per thread, no engine");
 
+  // load_families(): family modules built against the SDK (envpool.cpp_extension).
+  RegisterExtensionLoader(m);
   RegisterXla(m);  // before Pool: Pool._engine returns its engine type
   py::class_<PyPool>(m, "Pool")
       .def(py::init<const std::string&, const py::dict&, bool>(), py::arg("family"), py::arg("config"),

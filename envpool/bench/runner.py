@@ -49,7 +49,14 @@ def spec_for(engine: Engine, case: Case, task: Task, plan: Plan, rnd: int) -> di
         "config": task.config,
         "full_config": task.full_config,
         "options": task.options,
+        # C++ family modules this process loaded, and its tasks on them (envpool.cpp_extension).
+        "extensions": _extensions(),
     }
+
+
+def _extensions() -> dict | None:
+    ext = sys.modules.get("envpool.cpp_extension")
+    return ext._state(jsonable=True) if ext is not None else None
 
 
 def measure(engine: Engine, spec: dict) -> dict:

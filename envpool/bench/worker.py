@@ -64,6 +64,10 @@ def run(spec: dict) -> dict:
     common = load("_common")
     common.T0 = T0
     try:
+        if spec.get("extensions"):  # the C++ family modules the bench's process loaded
+            from envpool import cpp_extension
+
+            cpp_extension._restore(spec["extensions"])
         module, function = spec["runner"]
         out = getattr(load(module), function)(spec)
     except common.Unavailable as e:

@@ -1,0 +1,143 @@
+// Loads a family module built against the SDK (cpp/sdk/envpool/envpool.h)
+// and appends its families to the engine's table.
+//
+// The module is a plain shared library with its own copy of the inline
+// family table (it is opened RTLD_LOCAL, as Python opens extensions), so its
+// FamilyRegistrars cannot reach ours: its entry point runs them into its own
+// table and hands the families over. Before any C++ object crosses, its ABI
+// stamp must equal ours. Everything here runs with the GIL held.
+#include "cpp/python/extension.h"
+
+#include <dlfcn.h>
+#include <pybind11/stl.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cpp/core/abi.h"
+#include "cpp/core/family.h"
+
+namespace py = pybind11;
+
+namespace {
+
+struct Loaded {
+  std::string path;
+  std::vector<std::string> families;
+};
+
+// Handles of the modules loaded (never closed once their families are in
+// the table: the families' functions are their code), and which module
+// registered each family.
+std::map<void*, Loaded>& Modules() {
+  static auto* modules = new std::map<void*, Loaded>;
+  return *modules;
+}
+std::map<std::string, std::string>& Owners() {
+  static auto* owners = new std::map<std::string, std::string>;
+  return *owners;
+}
+
+const std::string kRebuild =
+    "rebuild it against this envpool: envpool.cpp_extension.load(...) rebuilds by itself when the version or "
+    "compiler changes; a CMake build: cmake -Denvpool_DIR=$(python -m envpool --cmake-dir) <source dir> and "
+    "build again (with the compiler this envpool was built with)";
+
+std::vector<std::string> LoadFamilies(const std::string& path) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    throw py::import_error("cannot load envpool extension '" + path + "': " + (why ? why : "dlopen failed"));
+  }
+  if (auto it = Modules().find(handle); it != Modules().end()) {
+    dlclose(handle);  // the same module again (dlopen counted it twice)
+    return it->second.families;
+  }
+  struct Closer {
+    void* handle;
+    bool keep = false;
+    ~Closer() {
+      if (!keep) dlclose(handle);
+    }
+  } closer{handle};
+  auto abi = reinterpret_cast<const char* (*)()>(dlsym(handle, "envpool_extension_abi"));
+  auto compiler = reinterpret_cast<const char* (*)()>(dlsym(handle, "envpool_extension_compiler"));
+  auto entry = reinterpret_cast<int (*)(void*, const char**)>(dlsym(handle, "envpool_extension_families"));
+  if (abi == nullptr || compiler == nullptr || entry == nullptr)
+    throw py::import_error("'" + path +
+                           "' is not an envpool extension (it has no envpool_extension_* entry points: build it with "
+                           "envpool_add_extension() in CMake or envpool.cpp_extension.load(), including "
+                           "<envpool/envpool.h>)");
+  const std::string theirs = abi(), ours = ENVPOOL_ABI_STAMP;
+  if (theirs != ours)
+    throw py::import_error("envpool extension '" + path + "' was built for [" + theirs + "] (" + compiler() +
+                           "), but this envpool is [" + ours + "] (" + ENVPOOL_ABI_COMPILER_VERSION + "): " + kRebuild);
+
+  std::vector<envpool::Family> got;
+  const char* error = nullptr;
+  const int rc = entry(&got, &error);
+  if (rc != 0) {
+    const std::string what = "registering the families of envpool extension '" + path +
+                             "' failed: " + (error != nullptr ? error : "unknown error");
+    got.clear();
+    if (rc == 1) throw py::value_error(what);
+    throw py::import_error(what);
+  }
+  if (got.empty())
+    throw py::import_error("envpool extension '" + path +
+                           "' registers no family (a static envpool::FamilyRegistrar whose function calls "
+                           "envpool::RegisterFamily registers one)");
+  // Every family checked before any is added: a refused module adds none.
+  std::set<std::string> names;
+  for (const envpool::Family& f : got) {
+    const std::string where = "family '" + f.name + "' of envpool extension '" + path + "'";
+    std::string why;
+    if (f.name.empty())
+      why = "a family of envpool extension '" + path + "' has an empty name";
+    else if (f.kind.empty())
+      why = where + " has an empty kind";
+    else if (!f.make_spec || !f.make_env)
+      why = where + " has no make_spec or make_env";
+    else if (!names.insert(f.name).second)
+      why = where + " is registered twice by the module";
+    else if (envpool::FindFamily(f.name) != nullptr) {
+      auto owner = Owners().find(f.name);
+      why = "family '" + f.name + "' is already registered (" +
+            (owner != Owners().end() ? "by envpool extension '" + owner->second + "'" : std::string("built in")) +
+            "); envpool extension '" + path + "' cannot register it again (a process holds one build of a family)";
+    }
+    if (!why.empty()) {
+      got.clear();
+      throw py::value_error(why);
+    }
+  }
+  Loaded loaded{path, {}};
+  for (envpool::Family& f : got) {
+    loaded.families.push_back(f.name);
+    Owners()[f.name] = path;
+    envpool::RegisterFamily(std::move(f));
+  }
+  closer.keep = true;
+  Modules()[handle] = loaded;
+  return loaded.families;
+}
+
+}  // namespace
+
+void RegisterExtensionLoader(py::module_& m) {
+  m.def("load_families", &LoadFamilies, py::arg("path"),
+        "Load a family module built against the SDK and register its families; returns their names");
+  m.def(
+      "sdk_abi",
+      [] {
+        py::dict d;
+        d["stamp"] = ENVPOOL_ABI_STAMP;
+        d["compiler"] = ENVPOOL_ABI_COMPILER_VERSION;
+        d["version"] = ENVPOOL_VERSION;
+        d["sdk_version"] = ENVPOOL_SDK_VERSION;
+        return d;
+      },
+      "The ABI stamp a family module must carry (envpool.cpp_extension)");
+}
