@@ -37,37 +37,18 @@ class CliffWalking : public ToyTextEnv {
 
   explicit CliffWalking(const Config& c) : spec_(c), img_dir_(c.Get<std::string>("img_dir")) {
     const bool slippery = c.Get<bool>("is_slippery");
-    // UP, RIGHT, DOWN, LEFT as (row, col) deltas.
-    const int dr[4] = {-1, 0, 1, 0}, dc[4] = {0, 1, 0, -1};
-    table_ = Table(kStates, 4);
-    for (int s = 0; s < kStates; ++s)
-      for (int a = 0; a < 4; ++a) {
-        std::vector<int> moves = slippery ? std::vector<int>{(a + 3) % 4, a, (a + 1) % 4} : std::vector<int>{a};
-        const double p = 1.0 / static_cast<double>(moves.size());
-        for (int m : moves) {
-          const int row = std::clamp(s / kCols + dr[m], 0, kRows - 1);
-          const int col = std::clamp(s % kCols + dc[m], 0, kCols - 1);
-          if (Cliff(row, col))
-            table_.Add({p, kStart, -100.0, false});
-          else
-            table_.Add({p, row * kCols + col, -1.0, row == kRows - 1 && col == kCols - 1});
-        }
-        table_.EndAction();
-      }
-    std::vector<double> dist(kStates, 0.0);
-    dist[kStart] = 1.0;
-    initial_ = Initial(dist);
+    model_ = SharedModel(slippery ? "CliffWalking slippery" : "CliffWalking", [slippery] { return Build(slippery); });
   }
 
   void Reset(const StateRow& out) override {
     ClearDraws();
-    s_ = initial_.Sample(Random());
+    s_ = model_->initial.Sample(Random());
     Write(out, 1.0);
   }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
     ClearDraws();
-    const Outcome& o = table_.Sample(s_, action[spec_.action][0], Random());
+    const Outcome& o = model_->table.Sample(s_, action[spec_.action][0], Random());
     s_ = o.s;
     Write(out, o.p);
     StepResult r;
@@ -80,6 +61,32 @@ class CliffWalking : public ToyTextEnv {
   void Render(uint8_t* rgb) override;
 
  private:
+  // gymnasium's P (_calculate_transition_prob) and initial_state_distrib.
+  static Model Build(bool slippery) {
+    Model m;
+    // UP, RIGHT, DOWN, LEFT as (row, col) deltas.
+    const int dr[4] = {-1, 0, 1, 0}, dc[4] = {0, 1, 0, -1};
+    m.table = Table(kStates, 4);
+    for (int s = 0; s < kStates; ++s)
+      for (int a = 0; a < 4; ++a) {
+        std::vector<int> moves = slippery ? std::vector<int>{(a + 3) % 4, a, (a + 1) % 4} : std::vector<int>{a};
+        const double p = 1.0 / static_cast<double>(moves.size());
+        for (int mv : moves) {
+          const int row = std::clamp(s / kCols + dr[mv], 0, kRows - 1);
+          const int col = std::clamp(s % kCols + dc[mv], 0, kCols - 1);
+          if (Cliff(row, col))
+            m.table.Add({p, kStart, -100.0, false});
+          else
+            m.table.Add({p, row * kCols + col, -1.0, row == kRows - 1 && col == kCols - 1});
+        }
+        m.table.EndAction();
+      }
+    std::vector<double> dist(kStates, 0.0);
+    dist[kStart] = 1.0;
+    m.initial = Initial(dist);
+    return m;
+  }
+
   static bool Cliff(int row, int col) { return row == kRows - 1 && col >= 1 && col <= kCols - 2; }
 
   void Write(const StateRow& out, double prob) {
@@ -94,8 +101,7 @@ class CliffWalking : public ToyTextEnv {
 
   Spec spec_;
   std::string img_dir_;
-  Table table_;
-  Initial initial_;
+  std::shared_ptr<const Model> model_;
   int s_ = kStart;
   std::unique_ptr<Sprites> sprites_;
 };

@@ -8,6 +8,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -125,6 +129,32 @@ class Initial {
  private:
   std::vector<double> cumsum_;
 };
+
+// A tabular env's model: P and the initial-state distribution.
+struct Model {
+  Table table;
+  Initial initial;
+};
+
+// Models are shared by every env of the process built from the same
+// parameters (key): a pool of thousands of Taxis holds one table, not
+// thousands. build() runs once per key while an env holds its model.
+template <class Build>
+std::shared_ptr<const Model> SharedModel(const std::string& key, Build build) {
+  static std::mutex mu;
+  static std::map<std::string, std::weak_ptr<const Model>> cache;
+  static std::size_t next_sweep = 64;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto m = cache[key].lock()) return m;
+  auto m = std::make_shared<const Model>(build());
+  cache[key] = m;
+  // Forget the models no env holds any more, now and then (amortised O(1)).
+  if (cache.size() >= next_sweep) {
+    for (auto it = cache.begin(); it != cache.end();) it = it->second.expired() ? cache.erase(it) : std::next(it);
+    next_sweep = 2 * cache.size() + 64;
+  }
+  return m;
+}
 
 inline void CheckProbability(const Config& c, const std::string& key) {
   const double p = c.Get<double>(key);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -112,14 +113,14 @@ class FrozenLake : public ToyTextEnv {
 
   void Reset(const StateRow& out) override {
     ClearDraws();
-    s_ = initial_.Sample(Random());
+    s_ = model_->initial.Sample(Random());
     Write(out, 1.0);
   }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
     ClearDraws();
     const int a = action[spec_.action][0];
-    const Outcome& o = table_.Sample(s_, a, Random());
+    const Outcome& o = model_->table.Sample(s_, a, Random());
     s_ = o.s;
     Write(out, o.p);
     StepResult r;
@@ -172,11 +173,25 @@ class FrozenLake : public ToyTextEnv {
     return false;
   }
 
-  // gymnasium's P and initial_state_distrib for map_.
+  // The model of map_, shared by every env with the same map and keywords.
   void Build() {
+    std::string key = "FrozenLake " + std::to_string(slippery_);
+    char num[32];
+    for (double v : {success_rate_, reward_schedule_[0], reward_schedule_[1], reward_schedule_[2]}) {
+      std::snprintf(num, sizeof(num), " %a", v);  // the exact bits
+      key += num;
+    }
+    for (const std::string& row : map_) key += "\n" + row;
+    model_ = SharedModel(key, [this] { return BuildModel(); });
+  }
+
+  // gymnasium's P and initial_state_distrib for map_.
+  Model BuildModel() const {
+    Model m;
+    Table& table = m.table;
     const int nr = spec_.nrow, nc = spec_.ncol;
     const double fail_rate = (1.0 - success_rate_) / 2.0;
-    table_ = Table(nr * nc, 4);
+    table = Table(nr * nc, 4);
     auto outcome = [&](int row, int col, int a, double p) {
       if (a == kLeft) col = std::max(col - 1, 0);
       if (a == kDown) row = std::min(row + 1, nr - 1);
@@ -194,18 +209,19 @@ class FrozenLake : public ToyTextEnv {
         if (map_[row][col] == 'S') dist[s] = 1.0, starts += 1.0;
         for (int a = 0; a < 4; ++a) {
           if (map_[row][col] == 'G' || map_[row][col] == 'H') {
-            table_.Add({1.0, s, 0.0, true});
+            table.Add({1.0, s, 0.0, true});
           } else if (slippery_) {
             for (int b : {(a + 3) % 4, a, (a + 1) % 4})
-              table_.Add(outcome(row, col, b, b == a ? success_rate_ : fail_rate));
+              table.Add(outcome(row, col, b, b == a ? success_rate_ : fail_rate));
           } else {
-            table_.Add(outcome(row, col, a, 1.0));
+            table.Add(outcome(row, col, a, 1.0));
           }
-          table_.EndAction();
+          table.EndAction();
         }
       }
     for (double& p : dist) p /= starts;
-    initial_ = Initial(dist);
+    m.initial = Initial(dist);
+    return m;
   }
 
   void Write(const StateRow& out, double prob) {
@@ -229,8 +245,7 @@ class FrozenLake : public ToyTextEnv {
   double success_rate_;
   std::vector<double> reward_schedule_;
   std::string img_dir_;
-  Table table_;
-  Initial initial_;
+  std::shared_ptr<const Model> model_;
   int s_ = 0;
   std::unique_ptr<Sprites> sprites_;
 };

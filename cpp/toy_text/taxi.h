@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -55,25 +56,10 @@ class Taxi : public ToyTextEnv {
         rainy_lateral_p_((1.0 - rainy_p_) / 2.0),
         fickle_p_(c.Get<double>("fickle_probability")),
         img_dir_(c.Get<std::string>("img_dir")) {
-    table_ = Table(kStates, kActions);
-    std::vector<double> dist(kStates, 0.0);
-    for (int row = 0; row < 5; ++row)
-      for (int col = 0; col < 5; ++col)
-        for (int pass = 0; pass < 5; ++pass)
-          for (int dest = 0; dest < 4; ++dest) {
-            if (pass < 4 && pass != dest) dist[Encode(row, col, pass, dest)] += 1.0;
-            for (int a = 0; a < kActions; ++a) {
-              if (rainy_)
-                RainyTransitions(row, col, pass, dest, a);
-              else
-                DryTransitions(row, col, pass, dest, a);
-              table_.EndAction();
-            }
-          }
-    double total = 0.0;
-    for (double p : dist) total += p;
-    for (double& p : dist) p /= total;
-    initial_ = Initial(dist);
+    // %a: the probability's exact bits.
+    char key[96];
+    std::snprintf(key, sizeof(key), "Taxi %d %a", static_cast<int>(rainy_), rainy_ ? rainy_p_ : 0.0);
+    model_ = SharedModel(key, [this] { return Build(); });
   }
 
   static int Encode(int row, int col, int pass, int dest) { return ((row * 5 + col) * 5 + pass) * 4 + dest; }
@@ -81,7 +67,7 @@ class Taxi : public ToyTextEnv {
 
   void Reset(const StateRow& out) override {
     ClearDraws();
-    s_ = initial_.Sample(Random());
+    s_ = model_->initial.Sample(Random());
     last_action_ = -1;
     fickle_step_ = fickle_ && Random() < fickle_p_;
     orientation_ = 0;
@@ -91,7 +77,7 @@ class Taxi : public ToyTextEnv {
   StepResult Step(const ActionRow& action, const StateRow& out) override {
     ClearDraws();
     const int a = action[spec_.action][0];
-    const Outcome& o = table_.Sample(s_, a, Random());
+    const Outcome& o = model_->table.Sample(s_, a, Random());
     last_action_ = a;
     int s = o.s;
     const auto [row0, col0, pass0, dest0] = Decode(s_);
@@ -119,6 +105,33 @@ class Taxi : public ToyTextEnv {
 
  private:
   static char Wall(int r, int c) { return kMap[r][c]; }
+
+  // gymnasium's P and initial_state_distrib.
+  Model Build() {
+    Model m;
+    table_ = &m.table;
+    m.table = Table(kStates, kActions);
+    std::vector<double> dist(kStates, 0.0);
+    for (int row = 0; row < 5; ++row)
+      for (int col = 0; col < 5; ++col)
+        for (int pass = 0; pass < 5; ++pass)
+          for (int dest = 0; dest < 4; ++dest) {
+            if (pass < 4 && pass != dest) dist[Encode(row, col, pass, dest)] += 1.0;
+            for (int a = 0; a < kActions; ++a) {
+              if (rainy_)
+                RainyTransitions(row, col, pass, dest, a);
+              else
+                DryTransitions(row, col, pass, dest, a);
+              m.table.EndAction();
+            }
+          }
+    double total = 0.0;
+    for (double p : dist) total += p;
+    for (double& p : dist) p /= total;
+    m.initial = Initial(dist);
+    table_ = nullptr;
+    return m;
+  }
 
   void Pickup(std::pair<int, int> taxi, int& pass, double& reward) const {
     if (pass < 4 && taxi == kLocs[pass])
@@ -156,7 +169,7 @@ class Taxi : public ToyTextEnv {
       Pickup({row, col}, npass, reward);
     else if (a == 5)
       Dropoff({row, col}, npass, dest, reward, terminated);
-    table_.Add({1.0, Encode(nrow, ncol, npass, dest), reward, terminated});
+    table_->Add({1.0, Encode(nrow, ncol, npass, dest), reward, terminated});
   }
 
   // gymnasium's _calc_new_position: a lateral move, blocked by the walls.
@@ -190,11 +203,11 @@ class Taxi : public ToyTextEnv {
     }
     const int intended = Encode(nrow, ncol, npass, dest);
     if (a <= 3) {
-      table_.Add({rainy_p_, intended, -1, terminated});
-      table_.Add({rainy_lateral_p_, Encode(left.first, left.second, npass, dest), -1, terminated});
-      table_.Add({rainy_lateral_p_, Encode(right.first, right.second, npass, dest), -1, terminated});
+      table_->Add({rainy_p_, intended, -1, terminated});
+      table_->Add({rainy_lateral_p_, Encode(left.first, left.second, npass, dest), -1, terminated});
+      table_->Add({rainy_lateral_p_, Encode(right.first, right.second, npass, dest), -1, terminated});
     } else {
-      table_.Add({1.0, intended, reward, terminated});
+      table_->Add({1.0, intended, reward, terminated});
     }
   }
 
@@ -228,8 +241,8 @@ class Taxi : public ToyTextEnv {
   bool rainy_, fickle_;
   double rainy_p_, rainy_lateral_p_, fickle_p_;
   std::string img_dir_;
-  Table table_;
-  Initial initial_;
+  std::shared_ptr<const Model> model_;
+  Table* table_ = nullptr;  // the table Build() fills
   int s_ = 0;
   int last_action_ = -1;
   bool fickle_step_ = false;
