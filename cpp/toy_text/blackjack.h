@@ -134,9 +134,10 @@ inline void Blackjack::Render(uint8_t* rgb) {
   static const char kSuits[4] = {'C', 'D', 'H', 'S'};
   static const char kFaces[3] = {'J', 'Q', 'K'};
   const int value = dealer_[0];
-  const std::string card =
-      (value == 1 ? std::string("A") : value == 10 ? std::string(1, kFaces[face_]) : std::to_string(value)) +
-      kSuits[suit_];
+  const std::string card = (value == 1    ? std::string("A")
+                            : value == 10 ? std::string(1, kFaces[face_])
+                                          : std::to_string(value)) +
+                           kSuits[suit_];
   cv.Blit(*load("card_" + card), 96, 72);
   cv.Blit(*load("card_back"), 208, 72);
   cv.Blit(*load("label_player"), 40, 208);

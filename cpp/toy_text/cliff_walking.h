@@ -110,8 +110,7 @@ class CliffWalking : public ToyTextEnv {
 // art's 64 pixels, so no image is scaled.
 inline void CliffWalking::Render(uint8_t* rgb) {
   if (!sprites_) {
-    if (img_dir_.empty())
-      throw std::runtime_error("CliffWalking render: no img_dir (gymnasium's toy_text/img folder)");
+    if (img_dir_.empty()) throw std::runtime_error("CliffWalking render: no img_dir (gymnasium's toy_text/img folder)");
     auto load = [&](const char* name) { return LoadImage(img_dir_ + "/cliff_walking/" + name); };
     sprites_ = std::make_unique<Sprites>(Sprites{load("tile_ground.png"), load("tile_cliff_left.png"),
                                                  load("tile_cliff_mid_a.png"), load("tile_cliff_mid_b.png"),

@@ -26,12 +26,8 @@ class Taxi : public ToyTextEnv {
   static constexpr std::pair<int, int> kLocs[4] = {{0, 0}, {0, 4}, {4, 0}, {4, 3}};
 
   static Config Defaults() {
-    return {{"max_episode_steps", int64_t{200}},
-            {"is_rainy", false},
-            {"fickle_passenger", false},
-            {"rainy_probability", 0.8},
-            {"fickle_probability", 0.3},
-            {"report_draws", false},
+    return {{"max_episode_steps", int64_t{200}}, {"is_rainy", false},         {"fickle_passenger", false},
+            {"rainy_probability", 0.8},          {"fickle_probability", 0.3}, {"report_draws", false},
             {"img_dir", std::string("")}};
   }
   struct Spec : EnvSpec {
@@ -182,10 +178,8 @@ class Taxi : public ToyTextEnv {
 
   void RainyTransitions(int row, int col, int pass, int dest, int a) {
     // (forward, left, right) for south, north, east, west.
-    static constexpr int kMoves[4][3][2] = {{{1, 0}, {0, 1}, {0, -1}},
-                                            {{-1, 0}, {0, -1}, {0, 1}},
-                                            {{0, 1}, {-1, 0}, {1, 0}},
-                                            {{0, -1}, {1, 0}, {-1, 0}}};
+    static constexpr int kMoves[4][3][2] = {
+        {{1, 0}, {0, 1}, {0, -1}}, {{-1, 0}, {0, -1}, {0, 1}}, {{0, 1}, {-1, 0}, {1, 0}}, {{0, -1}, {1, 0}, {-1, 0}}};
     std::pair<int, int> left{row, col}, right{row, col};
     int nrow = row, ncol = col, npass = pass;
     double reward = -1;

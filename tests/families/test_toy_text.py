@@ -125,7 +125,9 @@ def run_replayed(task: str, steps: int = 2000, seed: int = 0, **kwargs) -> int:
             assert bool(term[0]) == r_term, f"step {t}"
             assert bool(trunc[0]) == (limit > 0 and not r_term and info["elapsed_step"][0] >= limit), f"step {t}"
         assert obs[0] == r_obs and type(r_obs) is int, f"step {t}"
-        _STATS["fickle_choices"] += task.startswith("Taxi") and info["elapsed_step"][0] > 0 and info["num_draws"][0] == 2
+        _STATS["fickle_choices"] += (
+            task.startswith("Taxi") and info["elapsed_step"][0] > 0 and info["num_draws"][0] == 2
+        )
         _check_info(task, info, r_info)
     ours.close()
     return episodes

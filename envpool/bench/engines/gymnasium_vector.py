@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from . import Engine, _common
 
-
 # EnvPool 1.2.5's toy-text ids that gymnasium 1.4 no longer registers -> the gymnasium id
 # whose dynamics they run (envpool/tasks/toy_text.py).
 _TOY_TEXT_IDS = {"Taxi-v3": "Taxi-v4", "CliffWalking-v0": "CliffWalking-v1"}
