@@ -6,8 +6,10 @@
 
 #include "cpp/core/family.h"
 #include "cpp/toy_text/blackjack.h"
+#include "cpp/toy_text/catch.h"
 #include "cpp/toy_text/cliff_walking.h"
 #include "cpp/toy_text/frozen_lake.h"
+#include "cpp/toy_text/nchain.h"
 #include "cpp/toy_text/taxi.h"
 
 namespace {
@@ -66,6 +68,8 @@ void Register() {
   envpool::RegisterFamily(Make<Taxi>("Taxi"));
   envpool::RegisterFamily(Make<CliffWalking>("CliffWalking"));
   envpool::RegisterFamily(Make<Blackjack>("Blackjack"));
+  envpool::RegisterFamily(Make<NChain>("NChain"));
+  envpool::RegisterFamily(Make<Catch>("Catch"));
 }
 
 const envpool::FamilyRegistrar registrar(&Register);

@@ -78,3 +78,8 @@ register("Blackjack-v1", "Blackjack", sab=True, natural=False, img_dir=_IMG, ren
 # is_slippery (off by default), so these run the current dynamics.
 register("Taxi-v3", "Taxi", max_episode_steps=200, reward_threshold=8.0, img_dir=_IMG, render_fps=4)
 register("CliffWalking-v0", "CliffWalking", img_dir=_IMG, render_fps=4)
+
+# EnvPool 1.2.5's own toy-text tasks, which gymnasium never had: gym 0.20's NChain-v0 and
+# bsuite's Catch (EnvPool's keywords height, width; no time limit: the ball lands).
+register("NChain-v0", "NChain", max_episode_steps=1000)
+register("Catch-v0", "Catch", height=10, width=5)

@@ -210,7 +210,13 @@ def test_spaces_and_registration_match_gymnasium(task: str) -> None:
 
 
 def test_envpool_ids() -> None:
-    for task in ["FrozenLake-v1", "FrozenLake8x8-v1", "Taxi-v3", "CliffWalking-v0", "CliffWalking-v1"]:
+    # EnvPool 1.2.5's list_all_envs() toy-text ids
+    for task in ["FrozenLake-v1", "FrozenLake8x8-v1", "Taxi-v3", "CliffWalking-v0", "CliffWalking-v1"] + [
+        "CliffWalkingSlippery-v1",
+        "Blackjack-v1",
+        "NChain-v0",
+        "Catch-v0",
+    ]:
         assert task in envpool.list_all_envs()
     assert envpool.make_spec("Taxi-v3").config["max_episode_steps"] == 200
     # EnvPool 1.2.5's FrozenLake keyword: size=8 is the 8x8 map.
@@ -480,3 +486,64 @@ def test_taxi_heading_follows_gymnasiums_render_calls() -> None:
         if t % 3 == 0:
             np.testing.assert_array_equal(ours.render()[0], ref.render())
     ours.close()
+
+
+# -- EnvPool 1.2.5's own tasks ----------------------------------------------------------
+# Neither is in gymnasium 1.4 (NChain left gym in 0.21; Catch is bsuite's), so these check
+# their rules as gym 0.20's NChainEnv and bsuite's catch.py state them, on our draws.
+
+
+def test_nchain_rules() -> None:
+    env = envpool.make("NChain-v0", env_type="gymnasium", num_envs=1, seed=3, report_draws=True)
+    assert env.spec.max_episode_steps == 1000
+    assert env.single_observation_space == gymnasium.spaces.Discrete(5)
+    obs, info = env.reset()
+    state, rewards = 0, set()
+    actions = np.random.default_rng(3).integers(0, 2, size=3000).astype(np.int32)
+    for t, a in enumerate(actions):
+        obs, rew, term, trunc, info = env.step(np.array([a]))
+        if info["elapsed_step"][0] == 0:
+            state = 0
+        else:
+            assert info["num_draws"][0] == 1
+            act = 1 - a if info["draws"][0, 0] < 0.2 else a  # slip
+            expect = 2.0 if act == 1 else (10.0 if state == 4 else 0.0)
+            state = 0 if act == 1 else min(state + 1, 4)
+            assert rew[0] == expect and not term[0], f"step {t}"
+            assert trunc[0] == (info["elapsed_step"][0] >= 1000)
+            rewards.add(expect)
+        assert obs[0] == state
+    assert rewards == {0.0, 2.0, 10.0}
+    env.close()
+
+
+def test_catch_rules() -> None:
+    env = envpool.make("Catch-v0", env_type="gymnasium", num_envs=1, seed=3, report_draws=True)
+    assert env.single_observation_space.shape == (10, 5)
+    obs, info = env.reset()
+    rng = np.random.default_rng(3)
+    episodes, rewards = 0, []
+
+    def board(ball, paddle):
+        b = np.zeros((10, 5), np.float32)
+        b[ball], b[9, paddle] = 1, 1
+        return b
+
+    ball, paddle = (0, int(info["draws"][0, 0])), 2
+    np.testing.assert_array_equal(obs[0], board(ball, paddle))
+    for _ in range(600):
+        a = int(rng.integers(0, 3))
+        obs, rew, term, trunc, info = env.step(np.array([a], np.int32))
+        if info["elapsed_step"][0] == 0:
+            episodes += 1
+            ball, paddle = (0, int(info["draws"][0, 0])), 2
+        else:
+            paddle = min(max(paddle + a - 1, 0), 4)
+            ball = (ball[0] + 1, ball[1])
+            assert bool(term[0]) == (ball[0] == 9)
+            assert rew[0] == ((1.0 if paddle == ball[1] else -1.0) if ball[0] == 9 else 0.0)
+            if term[0]:
+                rewards.append(rew[0])
+        np.testing.assert_array_equal(obs[0], board(ball, paddle))
+    assert episodes >= 50 and {-1.0, 1.0} <= set(rewards)
+    env.close()
