@@ -186,9 +186,9 @@ class Canvas {
   }
 
   // Surface.blit of a per-pixel-alpha image at (x, y), clipped: an opaque
-  // pixel is copied, a transparent one leaves the surface, and one in
-  // between blends as SDL does, d + (s - d) * a / 255 (gymnasium's art has
-  // only opaque and transparent pixels; tests check that).
+  // pixel is copied, a transparent one leaves the surface. gymnasium's art
+  // has no other alphas (a test checks); were there any, they blend as
+  // d + (s - d) * a / 255, which nothing compares with SDL's blitter.
   void Blit(const Image& img, int x0, int y0) {
     for (int y = std::max(0, -y0); y < img.h && y0 + y < h_; ++y)
       for (int x = std::max(0, -x0); x < img.w && x0 + x < w_; ++x) {
