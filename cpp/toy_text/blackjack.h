@@ -116,6 +116,7 @@ class Blackjack : public ToyTextEnv {
 
 // gymnasium's draw_table (rgb_array): 4x pixel art at fixed positions.
 inline void Blackjack::Render(uint8_t* rgb) {
+  if (dealer_.empty()) throw std::runtime_error("Blackjack render: no hand dealt yet (reset the env first)");
   if (img_dir_.empty()) throw std::runtime_error("Blackjack render: no img_dir (gymnasium's toy_text/img folder)");
   auto load = [&](const std::string& name) { return LoadImage(img_dir_ + "/blackjack/" + name + ".png"); };
   Canvas cv(rgb, kWidth, kHeight);

@@ -547,3 +547,18 @@ def test_catch_rules() -> None:
         np.testing.assert_array_equal(obs[0], board(ball, paddle))
     assert episodes >= 50 and {-1.0, 1.0} <= set(rewards)
     env.close()
+
+
+def test_render_errors_are_exceptions() -> None:
+    env = envpool.make("Blackjack-v1", env_type="gymnasium", num_envs=1, render_mode="rgb_array")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.render()  # no hand dealt yet
+    env.reset()
+    assert env.render().shape == (1, 376, 384, 3)
+    env.close()
+    env = envpool.make("Taxi-v4", env_type="gymnasium", num_envs=1, render_mode="rgb_array", img_dir="/nonexistent")
+    env.reset()
+    with pytest.raises(RuntimeError, match="cannot open /nonexistent"):
+        env.render()
+    env.step(np.array([0], np.int32))  # the pool stays usable
+    env.close()
