@@ -15,11 +15,17 @@ from __future__ import annotations
 
 from . import Engine, _common
 
+# EnvPool 1.2.5's toy-text ids that gymnasium 1.4 no longer registers -> the gymnasium id
+# whose dynamics they run (envpool/tasks/toy_text.py).
+_TOY_TEXT_IDS = {"Taxi-v3": "Taxi-v4", "CliffWalking-v0": "CliffWalking-v1"}
+
 
 def gym_id(task_id: str, kind: str | None) -> str:
-    """gymnasium's id for our task: ``Pong-v5`` -> ``ALE/Pong-v5``; others unchanged."""
+    """gymnasium's id for our task: ``Pong-v5`` -> ``ALE/Pong-v5``, ``Taxi-v3`` -> ``Taxi-v4``; others unchanged."""
     if kind == "atari":
         return "ALE/" + task_id.rsplit("-", 1)[0] + "-v5"
+    if kind == "toy_text":
+        return _TOY_TEXT_IDS.get(task_id, task_id)
     return task_id
 
 

@@ -1,0 +1,85 @@
+"""Toy-text tasks: gymnasium's ids, keywords, episode lengths and thresholds, and
+EnvPool 1.2.5's older ids for the same families.
+
+The envs run in C++ (cpp/toy_text/) with gymnasium's names and defaults for every
+keyword. Extra options: ``report_draws=True`` adds ``info["draws"]`` /
+``info["num_draws"]`` (the random draws of the step or reset, in gymnasium's call
+order; FrozenLake also ``info["desc"]``, its map) so that a run can be replayed in
+gymnasium's env. Frames (``render_mode="rgb_array"``) are drawn from gymnasium's own
+art, which we hand the family as ``img_dir``. See docs/toy_text.md.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from envpool.registration import register
+
+
+def _img_dir() -> str:
+    # By path, not by importing gymnasium.envs.toy_text (that imports every env module).
+    import gymnasium
+
+    return os.path.join(os.path.dirname(gymnasium.__file__), "envs", "toy_text", "img")
+
+
+_IMG = _img_dir()
+
+
+def _prepare_frozen_lake(merged: dict[str, Any], user: dict[str, Any]) -> None:
+    """gymnasium's desc (rows of tiles, None: map_name) and map_name (None with desc
+    None: a random 8x8 map) as the engine's strings ("" for None, rows joined by '\\n').
+    EnvPool 1.2.5's ``size`` (4 or 8) names the map as map_name does."""
+    if "size" in merged:
+        size = merged.pop("size")
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+            raise TypeError(f"config 'size' must be an int, got {type(size).__name__} {size!r}")
+        if size not in (4, 8):
+            raise ValueError(f"size must be 4 or 8 (EnvPool's FrozenLake maps), got {size}")
+        if "map_name" not in user:
+            merged["map_name"] = f"{size}x{size}"
+    desc = merged.get("desc")
+    if desc is None:
+        merged["desc"] = ""
+    elif not isinstance(desc, str):
+        try:
+            rows = [r.decode() if isinstance(r, bytes) else r for r in np.asarray(desc).tolist()]
+        except Exception:  # noqa: BLE001
+            rows = None
+        if rows and all(isinstance(r, list) for r in rows):  # an array of single tiles, as gymnasium keeps it
+            rows = ["".join(t.decode() if isinstance(t, bytes) else t for t in r) for r in rows]
+        if not rows or not all(isinstance(r, str) for r in rows):
+            raise TypeError(f"config 'desc' must be None or a list of rows of tiles (str), got {desc!r}")
+        if any("\n" in r for r in rows):
+            raise ValueError(f"desc rows cannot hold newlines, got {desc!r}")
+        merged["desc"] = "\n".join(rows)
+    else:
+        raise TypeError(f"config 'desc' must be None or a list of rows of tiles (str), got the str {desc!r}")
+    if merged.get("map_name", "4x4") is None:
+        merged["map_name"] = ""
+
+
+_FROZEN = {"prepare": _prepare_frozen_lake, "img_dir": _IMG, "render_fps": 4}
+
+# gymnasium 1.4's ids (gymnasium/envs/__init__.py).
+register("FrozenLake-v1", "FrozenLake", map_name="4x4", max_episode_steps=100, reward_threshold=0.70, **_FROZEN)
+register("FrozenLake8x8-v1", "FrozenLake", map_name="8x8", max_episode_steps=200, reward_threshold=0.85, **_FROZEN)
+register("Taxi-v4", "Taxi", max_episode_steps=200, reward_threshold=8.0, img_dir=_IMG, render_fps=4)
+# CliffWalking and Blackjack have no time limit in gymnasium (max_episode_steps=0: none).
+register("CliffWalking-v1", "CliffWalking", img_dir=_IMG, render_fps=4)
+register("CliffWalkingSlippery-v1", "CliffWalking", is_slippery=True, img_dir=_IMG, render_fps=4)
+register("Blackjack-v1", "Blackjack", sab=True, natural=False, img_dir=_IMG, render_fps=4)
+
+# EnvPool 1.2.5's older ids: gymnasium documents Taxi v3 -> v4 as fixes to is_rainy and
+# fickle_passenger (both off by default) and CliffWalking v0 -> v1 as the added
+# is_slippery (off by default), so these run the current dynamics.
+register("Taxi-v3", "Taxi", max_episode_steps=200, reward_threshold=8.0, img_dir=_IMG, render_fps=4)
+register("CliffWalking-v0", "CliffWalking", img_dir=_IMG, render_fps=4)
+
+# EnvPool 1.2.5's own toy-text tasks, which gymnasium never had: gym 0.20's NChain-v0 and
+# bsuite's Catch (EnvPool's keywords height, width; no time limit: the ball lands).
+register("NChain-v0", "NChain", max_episode_steps=1000)
+register("Catch-v0", "Catch", height=10, width=5)

@@ -1,0 +1,576 @@
+"""The toy-text family (cpp/toy_text/) against gymnasium 1.4's own envs.
+
+Fidelity: each test runs our env with ``report_draws=True``, which reports the random
+draws of every reset and step in gymnasium's call order (a uniform where gymnasium calls
+``np_random.random()``, an index where it calls ``np_random.choice(seq)``). Before each
+of gymnasium's reset() and step() calls we give its env a stand-in for ``np_random``
+(``Replay``) that hands out exactly those draws and checks that gymnasium asks for the
+same number and kinds of them; gymnasium then runs its own reset (its initial-state
+sampling included) and step, and observations, rewards, terminated, truncated and the
+info entries must be equal, step for step, over 2000 random actions and many episodes.
+
+Distributions (initial states, random maps): our env's draws come from its own
+generator, so they are compared with gymnasium's statistically (chi-square, fixed seeds:
+deterministic). Frames: pixel-equal to gymnasium's pygame renders on a set of states.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+import envpool
+
+gymnasium = pytest.importorskip("gymnasium")
+from gymnasium.envs.toy_text import frozen_lake as gym_frozen_lake  # noqa: E402
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+TABULAR = {
+    # task: (gymnasium id, kwargs for both)
+    "FrozenLake-v1": ("FrozenLake-v1", {}),
+    "FrozenLake8x8-v1": ("FrozenLake8x8-v1", {}),
+    "Taxi-v4": ("Taxi-v4", {}),
+    "Taxi-v3": ("Taxi-v4", {}),
+    "CliffWalking-v1": ("CliffWalking-v1", {}),
+    "CliffWalking-v0": ("CliffWalking-v1", {}),
+    "CliffWalkingSlippery-v1": ("CliffWalkingSlippery-v1", {}),
+}
+
+
+class Replay:
+    """Stands in for gymnasium's ``np_random``: hands out our env's draws, in order."""
+
+    def __init__(self, draws: np.ndarray, n: int) -> None:
+        self.draws = [float(d) for d in draws[:n]]
+        self.used = 0
+
+    def _next(self) -> float:
+        assert self.used < len(self.draws), "gymnasium draws more than our env did"
+        v = self.draws[self.used]
+        self.used += 1
+        return v
+
+    def random(self) -> float:
+        v = self._next()
+        assert 0.0 <= v < 1.0, f"gymnasium asks for a uniform where our env drew the index {v}"
+        return v
+
+    def choice(self, seq):
+        i = self._next()
+        assert i == int(i) and 0 <= i < len(seq), f"gymnasium picks from {len(seq)} items where our env drew {i}"
+        return seq[int(i)]
+
+    def check_all_used(self) -> None:
+        assert self.used == len(self.draws), f"gymnasium used {self.used} of our env's {len(self.draws)} draws"
+
+
+def _replay(ref, info, fn):
+    """Runs gymnasium's ``fn`` (its reset or step) on our env's draws of row 0."""
+    rep = Replay(info["draws"][0], int(info["num_draws"][0]))
+    ref._np_random = rep
+    out = fn()
+    rep.check_all_used()
+    return out
+
+
+def _desc(info) -> list[str]:
+    return ["".join(chr(c) for c in row) for row in info["desc"][0]]
+
+
+def _check_info(task: str, info, r_info) -> None:
+    assert info["prob"][0] == float(r_info["prob"])
+    if task.startswith("Taxi"):
+        np.testing.assert_array_equal(info["action_mask"][0], r_info["action_mask"])
+
+
+def _reference(task: str, info, kwargs: dict, **extra):
+    gid, kw = TABULAR.get(task, (task, {}))
+    kw = {**kw, **kwargs, **extra}
+    if task.startswith("FrozenLake"):
+        kw["desc"] = _desc(info)  # our map (a random one included)
+        kw.pop("map_name", None)
+    return gymnasium.make(gid, **kw).unwrapped
+
+
+_STATS: dict[str, int] = {}
+
+
+def run_replayed(task: str, steps: int = 2000, seed: int = 0, **kwargs) -> int:
+    """Steps our env and gymnasium's (fed our draws) with random actions; returns the
+    number of episodes begun."""
+    ours = envpool.make(task, env_type="gymnasium", num_envs=1, seed=seed, report_draws=True, **kwargs)
+    obs, info = ours.reset()
+    ref = _reference(task, info, kwargs)
+    r_obs, r_info = _replay(ref, info, ref.reset)
+    assert obs[0] == r_obs
+    _check_info(task, info, r_info)
+    limit = ours.spec.max_episode_steps
+    rng = np.random.default_rng(seed)
+    actions = rng.integers(0, ours.single_action_space.n, size=steps).astype(np.int32)
+    episodes = 1
+    _STATS["fickle_choices"] = 0
+    for t in range(steps):
+        obs, rew, term, trunc, info = ours.step(actions[t : t + 1])
+        if info["elapsed_step"][0] == 0:  # NEXT_STEP autoreset: a new episode's first observation
+            episodes += 1
+            r_obs, r_info = _replay(ref, info, ref.reset)
+        else:
+            r_obs, r_rew, r_term, r_trunc, r_info = _replay(ref, info, lambda: ref.step(int(actions[t])))
+            assert rew[0] == r_rew, f"step {t}"
+            assert bool(term[0]) == r_term, f"step {t}"
+            assert bool(trunc[0]) == (limit > 0 and not r_term and info["elapsed_step"][0] >= limit), f"step {t}"
+        assert obs[0] == r_obs and type(r_obs) is int, f"step {t}"
+        _STATS["fickle_choices"] += (
+            task.startswith("Taxi") and info["elapsed_step"][0] > 0 and info["num_draws"][0] == 2
+        )
+        _check_info(task, info, r_info)
+    ours.close()
+    return episodes
+
+
+@pytest.mark.parametrize("task", list(TABULAR))
+def test_tabular_replayed(task: str) -> None:
+    # CliffWalking has no time limit and random play rarely reaches its goal: give it one.
+    kwargs = {"max_episode_steps": 100} if task.startswith("CliffWalking") else {}
+    assert run_replayed(task, **kwargs) >= 5  # many episodes end (or hit the time limit)
+
+
+@pytest.mark.parametrize(
+    "task, kwargs",
+    [
+        ("FrozenLake-v1", {"is_slippery": False}),
+        ("FrozenLake-v1", {"success_rate": 0.75, "reward_schedule": (2, -1, -0.01)}),
+        ("FrozenLake-v1", {"map_name": None}),  # a random 8x8 map from the env's generator
+        ("FrozenLake-v1", {"desc": ["SFFHG", "FHFSF", "FFFFH"]}),  # two starts, not square
+        ("FrozenLake8x8-v1", {"is_slippery": False, "success_rate": 0.0}),
+        ("Taxi-v4", {"is_rainy": True}),
+        ("Taxi-v4", {"fickle_passenger": True}),
+        ("Taxi-v4", {"is_rainy": True, "fickle_passenger": True, "rainy_probability": 0.6, "fickle_probability": 0.9}),
+        ("CliffWalking-v1", {"is_slippery": True, "max_episode_steps": 100}),
+    ],
+)
+def test_options_replayed(task: str, kwargs: dict) -> None:
+    assert run_replayed(task, seed=1, **kwargs) >= 3
+    if kwargs.get("fickle_passenger"):
+        assert _STATS["fickle_choices"] > 0  # a passenger changed destination: that draw was replayed too
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"sab": False}, {"sab": False, "natural": True}])
+def test_blackjack_replayed(kwargs: dict) -> None:
+    ours = envpool.make("Blackjack-v1", env_type="gymnasium", num_envs=1, seed=2, report_draws=True, **kwargs)
+    ref = gymnasium.make("Blackjack-v1", **kwargs).unwrapped
+    obs, info = ours.reset()
+    r_obs, _ = _replay(ref, info, ref.reset)
+    assert tuple(obs[0]) == r_obs
+    rng = np.random.default_rng(2)
+    actions = rng.integers(0, 2, size=2000).astype(np.int32)
+    episodes, rewards = 1, set()
+    for t in range(2000):
+        obs, rew, term, trunc, info = ours.step(actions[t : t + 1])
+        if info["elapsed_step"][0] == 0:
+            episodes += 1
+            r_obs, _ = _replay(ref, info, ref.reset)
+        else:
+            r_obs, r_rew, r_term, r_trunc, _ = _replay(ref, info, lambda: ref.step(int(actions[t])))
+            assert rew[0] == r_rew and bool(term[0]) == r_term and not trunc[0] and not r_trunc, f"step {t}"
+            rewards.add(float(r_rew))
+        assert tuple(int(v) for v in obs[0]) == tuple(int(v) for v in r_obs), f"step {t}"
+    assert episodes > 500 and {-1.0, 0.0, 1.0} <= rewards
+    if kwargs.get("natural"):
+        assert 1.5 in rewards  # a natural paid 1.5 at least once in ~1000 hands
+
+
+# -- spaces, ids, keywords -------------------------------------------------------------
+
+GYM_IDS = ["FrozenLake-v1", "FrozenLake8x8-v1", "Taxi-v4", "CliffWalking-v1", "CliffWalkingSlippery-v1", "Blackjack-v1"]
+
+
+@pytest.mark.parametrize("task", GYM_IDS)
+def test_spaces_and_registration_match_gymnasium(task: str) -> None:
+    spec = envpool.make_spec(task)
+    ref = gymnasium.make(task)
+    assert spec.action_space == ref.action_space
+    if task.startswith("Blackjack"):
+        # gymnasium's Tuple(Discrete(32), Discrete(11), Discrete(2)), in order, as one int32 row.
+        space = spec.observation_space
+        assert space.shape == (3,) and space.dtype == np.int32
+        assert list(space.low) == [0, 0, 0] and list(space.high) == [s.n - 1 for s in ref.observation_space.spaces]
+    else:
+        assert spec.observation_space == ref.observation_space
+    assert spec.config["max_episode_steps"] == (ref.spec.max_episode_steps or 0)
+    assert spec.reward_threshold == ref.spec.reward_threshold
+    assert spec.config["render_fps"] == ref.unwrapped.metadata["render_fps"]
+    for key, value in ref.spec.kwargs.items():
+        assert spec.config[key] == value, key
+
+
+def test_envpool_ids() -> None:
+    # EnvPool 1.2.5's list_all_envs() toy-text ids
+    for task in ["FrozenLake-v1", "FrozenLake8x8-v1", "Taxi-v3", "CliffWalking-v0", "CliffWalking-v1"] + [
+        "CliffWalkingSlippery-v1",
+        "Blackjack-v1",
+        "NChain-v0",
+        "Catch-v0",
+    ]:
+        assert task in envpool.list_all_envs()
+    assert envpool.make_spec("Taxi-v3").config["max_episode_steps"] == 200
+    # EnvPool 1.2.5's FrozenLake keyword: size=8 is the 8x8 map.
+    assert envpool.make_spec("FrozenLake-v1", size=8).observation_space.n == 64
+
+
+def test_default_keywords_are_gymnasiums() -> None:
+    import inspect
+
+    from gymnasium.envs.toy_text import BlackjackEnv, CliffWalkingEnv, FrozenLakeEnv, TaxiEnv
+
+    for family, cls in [
+        ("FrozenLake", FrozenLakeEnv),
+        ("Taxi", TaxiEnv),
+        ("CliffWalking", CliffWalkingEnv),
+        ("Blackjack", BlackjackEnv),
+    ]:
+        config = envpool._envpool.make_spec(family, {})[0]
+        for name, p in inspect.signature(cls.__init__).parameters.items():
+            if name in ("self", "render_mode"):
+                continue
+            value = config[name]
+            if p.default is None:
+                assert value == "", name  # None travels as ""
+            elif isinstance(p.default, tuple):
+                assert tuple(value) == p.default, name
+            else:
+                assert value == pytest.approx(p.default) and type(value) is type(p.default), name
+
+
+@pytest.mark.parametrize(
+    "task, kwargs, error, match",
+    [
+        ("FrozenLake-v1", {"is_slipery": True}, TypeError, "is_slipery"),
+        ("FrozenLake-v1", {"is_slippery": 1}, TypeError, "is_slippery"),
+        ("FrozenLake-v1", {"desc": "SFFF"}, TypeError, "desc"),
+        ("FrozenLake-v1", {"desc": 5}, TypeError, "desc"),
+        ("FrozenLake-v1", {"desc": ["SFF", "FH"]}, ValueError, "same"),
+        ("FrozenLake-v1", {"desc": ["SFX", "FHG"]}, ValueError, "tiles"),
+        ("FrozenLake-v1", {"desc": ["FFF", "FHG"]}, ValueError, "start"),
+        ("FrozenLake-v1", {"map_name": "5x5"}, ValueError, "map_name"),
+        ("FrozenLake-v1", {"success_rate": 1.5}, ValueError, "success_rate"),
+        ("FrozenLake-v1", {"reward_schedule": (1, 0)}, ValueError, "reward_schedule"),
+        ("FrozenLake-v1", {"size": 5}, ValueError, "size"),
+        ("Taxi-v4", {"rainy_probability": -0.1}, ValueError, "rainy_probability"),
+        ("Taxi-v4", {"fickle_passenger": "yes"}, TypeError, "fickle_passenger"),
+        ("CliffWalking-v1", {"slippery": True}, TypeError, "slippery"),
+        ("Blackjack-v1", {"natural": None}, TypeError, "natural"),
+    ],
+)
+def test_bad_keywords(task: str, kwargs: dict, error: type, match: str) -> None:
+    with pytest.raises(error, match=match):
+        envpool.make(task, env_type="gymnasium", num_envs=2, **kwargs)
+
+
+def test_bad_action_keeps_the_pool_usable() -> None:
+    env = envpool.make("Taxi-v4", env_type="gymnasium", num_envs=2)
+    env.reset()
+    with pytest.raises(ValueError):
+        env.step(np.array([0, 6], np.int32))
+    obs, *_ = env.step(np.array([0, 1], np.int32))
+    assert obs.shape == (2,)
+    env.close()
+
+
+def test_seeded_runs_repeat() -> None:
+    def run(seed: int) -> list:
+        env = envpool.make("FrozenLake-v1", env_type="gymnasium", num_envs=4, seed=seed, map_name=None)
+        out = [env.reset()[0].copy()]
+        for a in np.random.default_rng(0).integers(0, 4, size=(300, 4)).astype(np.int32):
+            out.append(env.step(a)[0].copy())
+        env.close()
+        return out
+
+    a, b, c = run(5), run(5), run(6)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c))
+
+
+def test_random_map_is_drawn_once_per_env() -> None:
+    env = envpool.make("FrozenLake-v1", env_type="gymnasium", num_envs=3, seed=9, map_name=None, report_draws=True)
+    _, info = env.reset()
+    maps = info["desc"].copy()
+    assert not np.array_equal(maps[0], maps[1])  # each env its own map
+    _, info = env.reset(seed=123)  # reseeding keeps an env's map, as gymnasium's reset(seed=) keeps its map
+    np.testing.assert_array_equal(info["desc"], maps)
+    env.close()
+
+
+# -- distributions ----------------------------------------------------------------------
+
+
+def _chi2_same(ours: np.ndarray, theirs: np.ndarray) -> float:
+    """p-value of a chi-square test that two samples of categories come from one distribution."""
+    from scipy.stats import chi2_contingency
+
+    cats = np.union1d(ours, theirs)
+    table = np.array([[np.sum(ours == c) for c in cats], [np.sum(theirs == c) for c in cats]])
+    return float(chi2_contingency(table)[1])
+
+
+def test_taxi_initial_state_distribution() -> None:
+    n = 3000
+    env = envpool.make("Taxi-v4", env_type="gymnasium", num_envs=n, seed=0)
+    ours = env.reset()[0]
+    env.close()
+    ref = gymnasium.make("Taxi-v4").unwrapped
+    theirs = np.array([ref.reset(seed=s)[0] for s in range(n)])
+    support = np.flatnonzero(ref.initial_state_distrib)
+    assert set(np.unique(ours)) == set(support) == set(np.unique(theirs))
+    assert _chi2_same(ours, theirs) > 1e-3
+
+
+def test_blackjack_initial_state_distribution() -> None:
+    n = 6000
+    env = envpool.make("Blackjack-v1", env_type="gymnasium", num_envs=n, seed=0)
+    ours = env.reset()[0]
+    env.close()
+    ref = gymnasium.make("Blackjack-v1").unwrapped
+    theirs = np.array([ref.reset(seed=s)[0] for s in range(n)])
+
+    def code(o):
+        return o[:, 0] * 100 + o[:, 1] * 10 + o[:, 2]
+
+    assert _chi2_same(code(ours), code(theirs)) > 1e-3
+
+
+def test_frozen_lake_start_distribution() -> None:
+    # Two start tiles: gymnasium's initial_state_distrib picks either, half the time each.
+    n = 4000
+    env = envpool.make("FrozenLake-v1", env_type="gymnasium", num_envs=n, seed=0, desc=["SFFHG", "FHFSF", "FFFFH"])
+    ours = env.reset()[0]
+    env.close()
+    ref = gymnasium.make("FrozenLake-v1", desc=["SFFHG", "FHFSF", "FFFFH"]).unwrapped
+    theirs = np.array([ref.reset(seed=s)[0] for s in range(n)])
+    assert set(np.unique(ours)) == {0, 8}
+    assert _chi2_same(ours, theirs) > 1e-3
+
+
+def test_random_map_distribution() -> None:
+    n = 3000
+    env = envpool.make("FrozenLake-v1", env_type="gymnasium", num_envs=n, seed=0, map_name=None, report_draws=True)
+    ours = env.reset()[1]["desc"] == ord("H")
+    env.close()
+    theirs = np.array([[list(r) for r in gym_frozen_lake.generate_random_map(seed=s)] for s in range(n)]) == "H"
+    assert ours.shape == theirs.shape == (n, 8, 8)
+    # every map is valid: gymnasium's own check
+    for holes in ours[:200]:
+        board = [["H" if h else "F" for h in row] for row in holes]
+        board[0][0], board[-1][-1] = "S", "G"
+        assert gym_frozen_lake.is_valid(board, 8)
+    assert not ours[:, 0, 0].any() and not ours[:, -1, -1].any()
+    # the number of holes per map, and where they are
+    assert _chi2_same(ours.sum(axis=(1, 2)), theirs.sum(axis=(1, 2))) > 1e-3
+    from scipy.stats import chi2_contingency
+
+    cells = np.array([ours.reshape(n, -1).sum(0), theirs.reshape(n, -1).sum(0)])[:, 1:-1]
+    assert chi2_contingency(cells)[1] > 1e-3
+
+
+# -- frames -----------------------------------------------------------------------------
+
+needs_pygame = pytest.mark.skipif(importlib.util.find_spec("pygame") is None, reason="pygame is not installed")
+
+
+@needs_pygame
+def test_art_is_opaque_or_transparent() -> None:
+    # Our blit copies opaque pixels and skips transparent ones; gymnasium's art has no others.
+    import glob
+
+    img_dir = envpool.make_spec("Taxi-v4").config["img_dir"]
+    files = glob.glob(os.path.join(img_dir, "**", "*.png"), recursive=True)
+    used = [f for f in files if "elf_" not in f and "stool" not in f]  # old art no renderer loads
+    assert len(used) > 90
+    import pygame
+
+    for f in used:
+        alpha = pygame.surfarray.pixels_alpha(pygame.image.load(f))
+        assert set(np.unique(alpha)) <= {0, 255}, f
+
+
+def _grid(rows: int, cols: int, seed: int) -> list[str]:
+    tiles = np.random.default_rng(seed).choice(list("FFFH"), size=(rows, cols))
+    tiles[0, 0], tiles[-1, -1] = "S", "G"
+    return ["".join(r) for r in tiles]
+
+
+@needs_pygame
+@pytest.mark.parametrize("rows, cols", [(10, 10), (9, 12), (16, 3), (3, 5)])
+def test_frames_of_other_map_sizes(rows: int, cols: int) -> None:
+    # Over 8 tiles a side the cells are under 64 pixels: gymnasium scales its art
+    # (pygame.transform.scale) and centres sprites at fractional positions.
+    run_frames("FrozenLake-v1", 30, desc=_grid(rows, cols, rows * cols))
+
+
+def run_frames(task: str, steps: int, seed: int = 0, **kwargs) -> int:
+    """Renders our env and gymnasium's (replayed) at every state of a random run."""
+    ours = envpool.make(
+        task, env_type="gymnasium", num_envs=1, seed=seed, report_draws=True, render_mode="rgb_array", **kwargs
+    )
+    obs, info = ours.reset()
+    if task.startswith("Blackjack"):
+        ref = gymnasium.make(task, render_mode="rgb_array", **kwargs).unwrapped
+    else:
+        ref = _reference(task, info, kwargs, render_mode="rgb_array")
+    _replay(ref, info, ref.reset)
+    rng = np.random.default_rng(seed)
+    frames = 0
+    for t in range(steps + 1):
+        mine, theirs = ours.render()[0], ref.render()
+        assert mine.shape == theirs.shape
+        diff = np.flatnonzero(np.any(mine != theirs, axis=-1))
+        assert diff.size == 0, f"{task} step {t}: {diff.size} pixels differ, first at {divmod(diff[0], mine.shape[1])}"
+        frames += 1
+        a = rng.integers(0, ours.single_action_space.n, size=1).astype(np.int32)
+        _, _, _, _, info = ours.step(a)
+        if info["elapsed_step"][0] == 0:
+            _replay(ref, info, ref.reset)
+        else:
+            _replay(ref, info, lambda: ref.step(int(a[0])))
+    ours.close()
+    ref.close()
+    return frames
+
+
+FRAME_CASES = [
+    ("FrozenLake-v1", {}),
+    ("FrozenLake8x8-v1", {}),
+    ("FrozenLake-v1", {"map_name": None}),
+    ("CliffWalking-v1", {}),
+    ("CliffWalkingSlippery-v1", {}),
+    ("Taxi-v4", {}),
+    ("Taxi-v4", {"is_rainy": True, "fickle_passenger": True}),
+    ("Blackjack-v1", {}),
+]
+
+
+@needs_pygame
+@pytest.mark.parametrize("task, kwargs", FRAME_CASES)
+def test_frames_match_gymnasium(task: str, kwargs: dict) -> None:
+    assert run_frames(task, 40, **kwargs) == 41
+
+
+@needs_pygame
+@pytest.mark.slow
+@pytest.mark.parametrize("task, kwargs", FRAME_CASES)
+def test_frames_match_gymnasium_long(task: str, kwargs: dict) -> None:
+    assert run_frames(task, 500, seed=7, **kwargs) == 501
+
+
+@needs_pygame
+def test_taxi_heading_follows_gymnasiums_render_calls() -> None:
+    # gymnasium turns the taxi when a frame is drawn after a move: frames drawn only
+    # every few steps show the heading of the last move before the frame.
+    ours = envpool.make("Taxi-v4", env_type="gymnasium", num_envs=1, seed=4, report_draws=True, render_mode="rgb_array")
+    _, info = ours.reset()
+    ref = gymnasium.make("Taxi-v4", render_mode="rgb_array").unwrapped
+    _replay(ref, info, ref.reset)
+    rng = np.random.default_rng(4)
+    for t in range(120):
+        a = rng.integers(0, 6, size=1).astype(np.int32)
+        _, _, _, _, info = ours.step(a)
+        if info["elapsed_step"][0] == 0:
+            _replay(ref, info, ref.reset)
+        else:
+            _replay(ref, info, lambda: ref.step(int(a[0])))
+        if t % 3 == 0:
+            np.testing.assert_array_equal(ours.render()[0], ref.render())
+    ours.close()
+
+
+# -- EnvPool 1.2.5's own tasks ----------------------------------------------------------
+# Neither is in gymnasium 1.4 (NChain left gym in 0.21; Catch is bsuite's), so these check
+# their rules as gym 0.20's NChainEnv and bsuite's catch.py state them, on our draws.
+
+
+def test_nchain_rules() -> None:
+    env = envpool.make("NChain-v0", env_type="gymnasium", num_envs=1, seed=3, report_draws=True)
+    assert env.spec.max_episode_steps == 1000
+    assert env.single_observation_space == gymnasium.spaces.Discrete(5)
+    obs, info = env.reset()
+    state, rewards = 0, set()
+    actions = np.random.default_rng(3).integers(0, 2, size=3000).astype(np.int32)
+    for t, a in enumerate(actions):
+        obs, rew, term, trunc, info = env.step(np.array([a]))
+        if info["elapsed_step"][0] == 0:
+            state = 0
+        else:
+            assert info["num_draws"][0] == 1
+            act = 1 - a if info["draws"][0, 0] < 0.2 else a  # slip
+            expect = 2.0 if act == 1 else (10.0 if state == 4 else 0.0)
+            state = 0 if act == 1 else min(state + 1, 4)
+            assert rew[0] == expect and not term[0], f"step {t}"
+            assert trunc[0] == (info["elapsed_step"][0] >= 1000)
+            rewards.add(expect)
+        assert obs[0] == state
+    assert rewards == {0.0, 2.0, 10.0}
+    env.close()
+
+
+def test_catch_rules() -> None:
+    env = envpool.make("Catch-v0", env_type="gymnasium", num_envs=1, seed=3, report_draws=True)
+    assert env.single_observation_space.shape == (10, 5)
+    obs, info = env.reset()
+    rng = np.random.default_rng(3)
+    episodes, rewards = 0, []
+
+    def board(ball, paddle):
+        b = np.zeros((10, 5), np.float32)
+        b[ball], b[9, paddle] = 1, 1
+        return b
+
+    ball, paddle = (0, int(info["draws"][0, 0])), 2
+    np.testing.assert_array_equal(obs[0], board(ball, paddle))
+    for _ in range(600):
+        a = int(rng.integers(0, 3))
+        obs, rew, term, trunc, info = env.step(np.array([a], np.int32))
+        if info["elapsed_step"][0] == 0:
+            episodes += 1
+            ball, paddle = (0, int(info["draws"][0, 0])), 2
+        else:
+            paddle = min(max(paddle + a - 1, 0), 4)
+            ball = (ball[0] + 1, ball[1])
+            assert bool(term[0]) == (ball[0] == 9)
+            assert rew[0] == ((1.0 if paddle == ball[1] else -1.0) if ball[0] == 9 else 0.0)
+            if term[0]:
+                rewards.append(rew[0])
+        np.testing.assert_array_equal(obs[0], board(ball, paddle))
+    assert episodes >= 50 and {-1.0, 1.0} <= set(rewards)
+    env.close()
+
+
+def test_render_errors_are_exceptions() -> None:
+    env = envpool.make("Blackjack-v1", env_type="gymnasium", num_envs=1, render_mode="rgb_array")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.render()  # no hand dealt yet
+    env.reset()
+    assert env.render().shape == (1, 376, 384, 3)
+    env.close()
+    env = envpool.make("Taxi-v4", env_type="gymnasium", num_envs=1, render_mode="rgb_array", img_dir="/nonexistent")
+    env.reset()
+    with pytest.raises(RuntimeError, match="cannot open /nonexistent"):
+        env.render()
+    env.step(np.array([0], np.int32))  # the pool stays usable
+    env.close()
+
+
+def test_bench_knows_the_family() -> None:
+    from envpool import _envpool
+    from envpool.bench.engines import gymnasium_vector
+
+    for family in ["FrozenLake", "Taxi", "CliffWalking", "Blackjack", "NChain", "Catch"]:
+        meta = _envpool.families()[family]
+        assert meta["kind"] == "toy_text" and meta["raw_ceiling"]
+        assert _envpool.raw_ceiling(family, {"map_name": ""} if family == "FrozenLake" else {}, 1, 0.02) > 0
+    for task in ["Taxi-v3", "CliffWalking-v0", "FrozenLake-v1"]:
+        assert gymnasium_vector.gym_id(task, "toy_text") in gymnasium.registry
