@@ -109,8 +109,8 @@ inline bool Castable(char kind, DType to) {
   const bool to_float = to == DType::kFloat32 || to == DType::kFloat64;
   return kind == 'i' || kind == 'u' || (to_float && kind == 'f');
 }
-inline std::string CannotCast(const std::string& label, const std::string& dtype, DType to) {
-  return label + " has dtype " + dtype + ", which cannot be cast to " + DTypeName(to);
+inline std::string CannotCast(const ArraySpec& spec, const std::string& dtype) {
+  return ActionLabel(spec.name) + " has dtype " + dtype + ", which cannot be cast to " + DTypeName(spec.dtype);
 }
 
 // Python's spelling of a shape: "(3,)", "(3, 2)".
@@ -126,20 +126,23 @@ inline std::string ExpectedShape(const ArraySpec& spec, int n) {
   return ShapeText(shape);
 }
 
-// The shape of n envs' values of one action key: n rows of the key's shape.
+// The shape of n envs' values of one action key (ndim sizes): n rows of
+// the key's shape.
 template <class T>
-void CheckActionShape(const ArraySpec& spec, const std::vector<T>& shape, int n, const std::string& label) {
-  if (shape.size() != spec.shape.size() + 1 || shape[0] != n)
-    throw std::invalid_argument(label + " has shape " + ShapeText(shape) + ", expected " + ExpectedShape(spec, n));
+void CheckActionShape(const ArraySpec& spec, const T* shape, std::size_t ndim, int n) {
+  auto text = [&] { return ShapeText(std::vector<int64_t>(shape, shape + ndim)); };
+  if (ndim != spec.shape.size() + 1 || shape[0] != n)
+    throw std::invalid_argument(ActionLabel(spec.name) + " has shape " + text() + ", expected " +
+                                ExpectedShape(spec, n) + " (one row per env)");
   for (std::size_t d = 0; d < spec.shape.size(); ++d)
     if (shape[d + 1] != spec.shape[d])
-      throw std::invalid_argument(label + " has the wrong shape, expected " + ExpectedShape(spec, n));
+      throw std::invalid_argument(ActionLabel(spec.name) + " has the wrong shape, expected " + ExpectedShape(spec, n));
 }
 
 // A discrete action's values, as given (before any cast: 2**32 + 1 must not
 // pass as 1), in any integer type; the message names the first bad row.
 template <class S>
-void CheckActionRange(const ArraySpec& spec, const S* p, std::size_t count, const std::string& label) {
+void CheckActionRange(const ArraySpec& spec, const S* p, std::size_t count) {
   const auto lo = static_cast<int64_t>(spec.low[0]), hi = static_cast<int64_t>(spec.high[0]);
   // A branch-free pass in the values' own type first (it vectorises); the
   // loop below finds the offending row.
@@ -161,7 +164,7 @@ void CheckActionRange(const ArraySpec& spec, const S* p, std::size_t count, cons
       out = v < lo || v > hi;
     }
     if (out)
-      throw std::invalid_argument(label + " " + std::to_string(p[i]) + " (row " + std::to_string(i) +
+      throw std::invalid_argument(ActionLabel(spec.name) + " " + std::to_string(p[i]) + " (row " + std::to_string(i) +
                                   ") is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   }
 }
