@@ -43,6 +43,7 @@
 
 #include "cpp/core/action_queue.h"
 #include "cpp/core/checks.h"
+#include "cpp/core/envs.h"
 #include "cpp/core/errors.h"
 #include "cpp/core/family.h"
 #include "cpp/core/layout.h"
@@ -67,6 +68,8 @@ class EnvPool : private BatchRing::Host {
         env_task_(std::move(env_task)),
         env_spec_(CheckedSpec(pool_tasks_, env_task_, opt_.num_envs)),
         layout_(BuildLayout(env_spec_, opt.autoreset, pool_tasks_.size() > 1)),
+        envs_(layout_, env_spec_, opt_.autoreset,
+              pool_tasks_.size() > 1 ? static_cast<int>(layout_.specs.size()) - 1 : -1, &ClaimRingRow, this),
         sync_(opt_.batch_size == opt_.num_envs),
         caller_steps_(opt_.num_threads > 1),
         num_workers_(std::max(1, opt_.num_threads - 1)),
@@ -78,12 +81,9 @@ class EnvPool : private BatchRing::Host {
     // Batches in use at once: the ring, or a sync batch and the caller's last one.
     CheckMemory(layout_, sync_ ? 2.0 : static_cast<double>(ring_.size()), capacity_, opt_.num_envs);
     memory_ = std::make_shared<BatchMemory>(BatchBytes(layout_, capacity_));
-    num_env_keys_ = static_cast<int>(env_spec_.state.size());
-    for (const ArraySpec& a : env_spec_.action) action_bytes_.push_back(a.NumBytes());
-    for (const ArraySpec& a : env_spec_.state) state_types_.push_back(a.dtype);
-    for (const ArraySpec& a : env_spec_.action) action_types_.push_back(a.dtype);
-    if (pool_tasks_.size() > 1) task_key_ = static_cast<int>(layout_.specs.size()) - 1;
-    CreateEnvs();
+    in_flight_ = std::make_unique<std::atomic<bool>[]>(opt_.num_envs);
+    check_stamps_.assign(opt_.num_envs, 0);
+    envs_.Create(pool_tasks_, env_task_, opt_.num_envs, opt_.num_threads, opt_.seed);
     for (int i = 0; i < ring_.size(); ++i) ring_.Publish(i, NewBatch(opt_.batch_size));
     if (num_workers_ + 1 > UsableCores()) wait_.NeverSpin();
     StartWorkers();
@@ -235,7 +235,8 @@ class EnvPool : private BatchRing::Host {
       NoteCaller();
       ThrowIfClosed();
       CheckEnvIds(env_ids, n);
-      if (render_layout_ == nullptr) render_layout_ = std::make_unique<StateLayout>(BuildRenderLayout());
+      // Under mu_ (envs report a fixed size).
+      if (render_layout_ == nullptr) render_layout_ = std::make_unique<StateLayout>(RenderLayout(envs_.RenderSize()));
       const std::size_t bytes = BatchBytes(*render_layout_, std::max(n, 1));
       char* mem = static_cast<char*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
       if (mem == nullptr) throw std::bad_alloc();
@@ -263,26 +264,6 @@ class EnvPool : private BatchRing::Host {
   }
 
  private:
-  struct EnvSlot {
-    std::unique_ptr<Env> env;
-    std::vector<char*> action;  // this env's row of each action array
-    std::vector<char*> out;     // this env's row pointers, refreshed per task
-    int64_t elapsed = 0;
-    int64_t max_episode_steps = 0;
-    int task = 0;
-    uint32_t runs = 0;
-    bool needs_reset = true;
-  };
-
-  // Where one running task writes: fixed up front for sync and own-batch
-  // tasks, claimed at the env's first write for ring tasks.
-  struct Target : RowClaim {
-    EnvPool* pool;
-    EnvSlot* slot;
-    StateBatch* batch;
-    int row;
-  };
-
   // Notices a second calling thread (under mu_): from then on a recv()
   // that finds too few envs in flight waits for another thread's send()
   // instead of raising.
@@ -327,10 +308,10 @@ class EnvPool : private BatchRing::Host {
              StateBatch* batch, bool push = true) {
     if (push) tasks_.resize(n);
     for (int i = 0; i < n; ++i) {
-      EnvSlot& s = slots_[env_ids[i]];
+      EnvSlot& s = envs_[env_ids[i]];
       if (kind == Task::kStep && push) {
-        for (std::size_t k = 0; k < action_bytes_.size(); ++k)
-          std::memcpy(s.action[k], actions[k] + action_bytes_[k] * i, action_bytes_[k]);
+        const std::vector<std::size_t>& bytes = envs_.action_bytes();
+        for (std::size_t k = 0; k < bytes.size(); ++k) std::memcpy(s.action[k], actions[k] + bytes[k] * i, bytes[k]);
       }
       in_flight_[env_ids[i]].store(true, std::memory_order_relaxed);
       if (push) tasks_[i] = TaskOf(kind, env_ids, i, batch, seeds);
@@ -338,7 +319,7 @@ class EnvPool : private BatchRing::Host {
     in_flight_total_ += n;
     if (batch == nullptr) unreserved_ += n;
     // The thread that will recv() runs tasks too (caller_steps_). In sync
-    // mode (and for a render) one task is left for it rather than paying a wake-up: a
+    // mode one task is left for it rather than paying a wake-up: a
     // single-env step never leaves this thread (workers still take it if
     // they are awake). In async mode every task wakes a worker, so the
     // oldest tasks (a straggler sent first) go to workers and the
@@ -383,54 +364,6 @@ class EnvPool : private BatchRing::Host {
     if (rows <= capacity_) return std::make_shared<StateBatch>(layout_, capacity_, rows, memory_->Get());
     if (!large_memory_) large_memory_ = std::make_shared<BatchMemory>(BatchBytes(layout_, opt_.num_envs));
     return std::make_shared<StateBatch>(layout_, opt_.num_envs, rows, large_memory_->Get());
-  }
-
-  void CreateEnvs() {
-    slots_.resize(opt_.num_envs);
-    in_flight_ = std::make_unique<std::atomic<bool>[]>(opt_.num_envs);
-    // Env construction can be slow (ROM loading, XML parsing): spread it.
-    int nt = std::max(1, std::min(opt_.num_threads, opt_.num_envs));
-    std::vector<std::thread> threads;
-    std::vector<std::exception_ptr> errors(nt);
-    auto build = [&](int t) {
-      try {
-        for (int i = t; i < opt_.num_envs; i += nt) {
-          const PoolTask& task = pool_tasks_[env_task_.empty() ? 0 : env_task_[i]];
-          slots_[i].task = env_task_.empty() ? 0 : env_task_[i];
-          slots_[i].max_episode_steps = task.max_episode_steps;
-          slots_[i].env = task.family->make_env(task.config, i);
-          slots_[i].env->Seed(opt_.seed + static_cast<uint64_t>(i));
-        }
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    };
-    for (int t = 1; t < nt; ++t) {
-      try {
-        threads.emplace_back(build, t);
-      } catch (const std::system_error&) {
-        // No more threads to be had: this thread builds the rest.
-        for (int u = t; u < nt; ++u) build(u);
-        break;
-      }
-    }
-    build(0);
-    for (std::thread& t : threads) t.join();
-    for (const std::exception_ptr& e : errors)
-      if (e) std::rethrow_exception(e);
-    // One array per action key, envs' rows side by side: send() writes the
-    // rows of a thread's block of envs into a few cache lines, which that
-    // thread then reads, where a buffer per env cost a line each.
-    for (std::size_t b : action_bytes_) {
-      const std::size_t bytes = (std::max<std::size_t>(b, 1) * opt_.num_envs + 63) / 64 * 64;
-      char* mem = static_cast<char*>(std::aligned_alloc(64, bytes));
-      if (mem == nullptr) throw std::bad_alloc();
-      std::memset(mem, 0, bytes);
-      action_memory_.emplace_back(mem);
-      for (int i = 0; i < opt_.num_envs; ++i) slots_[i].action.push_back(mem + b * i);
-    }
-    for (EnvSlot& s : slots_) s.out.resize(num_env_keys_);
-    check_stamps_.assign(opt_.num_envs, 0);
   }
 
   void StartWorkers() {
@@ -553,41 +486,12 @@ class EnvPool : private BatchRing::Host {
   // or after the env when it wrote nothing) and points its slot at it.
   static void ClaimRingRow(RowClaim* claim) {
     Target* t = static_cast<Target*>(claim);
-    const BatchRing::Row r = t->pool->ring_.Claim();
+    EnvPool* pool = static_cast<EnvPool*>(t->owner);
+    const BatchRing::Row r = pool->ring_.Claim();
     t->batch = r.batch;
     t->row = r.row;
-    t->pool->PointAt(*t->slot, t->batch, t->row);
+    pool->envs_.PointAt(*t->slot, t->batch, t->row);
     t->claimed = true;
-  }
-
-  void PointAt(EnvSlot& s, StateBatch* batch, int row) {
-    for (int k = 0; k < num_env_keys_; ++k) s.out[k] = batch->Row(kNumCommonKeys + k, row);
-  }
-
-  // Under mu_. Envs report a fixed size, so reading it while an env steps
-  // elsewhere is safe.
-  StateLayout BuildRenderLayout() const {
-    const std::array<int, 2> size = slots_[0].env->RenderSize();
-    if (size[0] <= 0 || size[1] <= 0)
-      throw std::invalid_argument("this task cannot render (its envs report no frame size)");
-    for (const EnvSlot& s : slots_)
-      if (s.env->RenderSize() != size)
-        throw std::invalid_argument("the envs of this pool render at different sizes; render() needs one size");
-    return RenderLayout(size);
-  }
-
-  void RunRender(const Task& task) {
-    EnvSlot& s = slots_[task.env_id];
-    StateBatch* batch = task.batch;
-    uint8_t* frame = reinterpret_cast<uint8_t*>(batch->Row(kRenderFrame, task.row));
-    try {
-      s.env->Render(frame);
-    } catch (...) {
-      std::memset(frame, 0, batch->layout.row_bytes[kRenderFrame]);
-      batch->AddFailure(task.env_id, std::current_exception());
-    }
-    *reinterpret_cast<int32_t*>(batch->Row(kRenderEnvId, task.row)) = task.env_id;
-    if (batch->done.Arrive()) completed_.Notify();
   }
 
   // Runs claimed tasks; returns whether one of them was a stop (any further
@@ -606,102 +510,25 @@ class EnvPool : private BatchRing::Host {
 
   void RunTask(const Task& task, Arrivals* arrivals) {
     if (task.batch != arrivals->batch) Flush(arrivals);
-    if (task.kind == Task::kRender) return RunRender(task);
-    EnvSlot& s = slots_[task.env_id];
+    if (task.kind == Task::kRender) {
+      envs_.Render(task);
+      if (task.batch->done.Arrive()) completed_.Notify();
+      return;
+    }
+    EnvSlot& s = envs_[task.env_id];
     Outcome o;
     // Time one task in 16 (per env, so no shared counter) to size spinning.
     const bool timed = (++s.runs & 15) == 0;
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    StepEnv(task, s, s.action.data(), &o);
+    envs_.Step(task, s, s.action.data(), &o);
     if (timed) wait_.Observe(std::chrono::steady_clock::now() - start);
-    Record(task, s, &o);
+    envs_.Record(task, s, &o);
     if (task.batch != nullptr) {
       arrivals->batch = o.target.batch;
       ++arrivals->count;
     } else if (o.target.batch->done.Arrive()) {
       completed_.Notify();
     }
-  }
-
-  // What stepping one env left for the engine to write.
-  struct Outcome {
-    Target target;
-    StepResult result;
-    std::exception_ptr error;
-  };
-
-  // The env's part of a task: its reset or step (and a same-step
-  // autoreset), writing its own keys; the common keys are Record()'s.
-  void StepEnv(const Task& task, EnvSlot& s, const char* const* action, Outcome* o) {
-    Target& t = o->target;
-    t.pool = this;
-    t.slot = &s;
-    t.batch = task.batch;
-    t.row = task.row;
-    t.claim = &ClaimRingRow;
-    t.claimed = task.batch != nullptr;
-    if (t.claimed) PointAt(s, t.batch, t.row);
-    StateRow out(s.out.data(), t.claimed ? nullptr : &t, KeyTypes{state_types_.data(), num_env_keys_});
-    StepResult& r = o->result;
-    try {
-      if (task.kind == Task::kReset || s.needs_reset) {
-        if (task.has_seed) s.env->Seed(task.seed);
-        s.env->Reset(out);
-        s.elapsed = 0;
-      } else {
-        r = s.env->Step(ActionRow(action, KeyTypes{action_types_.data(), static_cast<int>(action_types_.size())}), out);
-        ++s.elapsed;
-        if (s.max_episode_steps > 0 && s.elapsed >= s.max_episode_steps) r.truncated = true;
-        if (r.terminated) r.discount = 0.0f;
-        if ((r.terminated || r.truncated) && opt_.autoreset == AutoresetMode::kSameStep) {
-          if (!t.claimed) ClaimRingRow(&t);
-          SaveFinal(s, t.batch, t.row);
-          s.env->Reset(out);
-          s.elapsed = 0;
-        }
-      }
-    } catch (...) {
-      o->error = std::current_exception();
-    }
-  }
-
-  Columns ColumnsOf(const StateBatch* b) const { return Columns(b, task_key_); }
-
-  // The engine's part of a task, after StepEnv: claims the row if the env
-  // wrote none, and writes the common keys (and the env's failure).
-  void Record(const Task& task, EnvSlot& s, Outcome* o) {
-    Target& t = o->target;
-    if (!t.claimed) ClaimRingRow(&t);
-    Record(task, s, ColumnsOf(t.batch), o);
-  }
-  void Record(const Task& task, EnvSlot& s, const Columns& c, Outcome* o) {
-    const Target& t = o->target;
-    StateBatch* batch = t.batch;
-    const int row = t.row;
-    StepResult& r = o->result;
-    const bool error = static_cast<bool>(o->error);
-    if (error) {
-      // The env is in an unknown state: its row is zeroed, the episode
-      // ends, and its next task resets it (in both autoreset modes).
-      for (int k = 0; k < num_env_keys_; ++k) std::memset(s.out[k], 0, layout_.row_bytes[kNumCommonKeys + k]);
-      r = StepResult{};
-      r.terminated = true;
-      r.discount = 0.0f;
-      s.needs_reset = true;
-    } else {
-      s.needs_reset = opt_.autoreset == AutoresetMode::kNextStep && (r.terminated || r.truncated);
-    }
-    // float32 like EnvPool's reward; envs compute it in double and it is
-    // rounded once here.
-    c.reward[row] = static_cast<float>(r.reward);
-    c.terminated[row] = r.terminated;
-    c.truncated[row] = r.truncated;
-    c.discount[row] = r.discount;
-    c.env_id[row] = task.env_id;
-    c.elapsed[row] = SaturatedInt32(s.elapsed);
-    if (opt_.autoreset == AutoresetMode::kSameStep && (error || !(r.terminated || r.truncated))) ClearFinal(batch, row);
-    if (c.task != nullptr) c.task[row] = s.task;
-    if (error) batch->AddFailure(task.env_id, std::move(o->error));
   }
 
   // Call()'s path when the calling thread steps all n envs of `batch`
@@ -712,8 +539,9 @@ class EnvPool : private BatchRing::Host {
   // call, of which the envs alone take 29.
   void RunHere(Task::Kind kind, const int* env_ids, int n, StateBatch* batch, const char* const* actions,
                const uint64_t* seeds, bool timed) {
-    const Columns columns = ColumnsOf(batch);
-    const std::size_t keys = action_bytes_.size();
+    const Columns columns = envs_.ColumnsOf(batch);
+    const std::vector<std::size_t>& bytes = envs_.action_bytes();
+    const std::size_t keys = bytes.size();
     std::array<const char*, 8> few;
     std::vector<const char*> many(keys > few.size() ? keys : 0);
     const char** action = keys > few.size() ? many.data() : few.data();
@@ -721,28 +549,15 @@ class EnvPool : private BatchRing::Host {
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     for (int i = 0; i < n; ++i) {
       if (kind == Task::kStep)
-        for (std::size_t k = 0; k < keys; ++k) action[k] = actions[k] + action_bytes_[k] * i;
+        for (std::size_t k = 0; k < keys; ++k) action[k] = actions[k] + bytes[k] * i;
       const Task task = TaskOf(kind, env_ids, i, batch, seeds);
-      EnvSlot& s = slots_[env_ids[i]];
+      EnvSlot& s = envs_[env_ids[i]];
       o.result = StepResult{};
-      StepEnv(task, s, action, &o);
-      Record(task, s, columns, &o);
+      envs_.Step(task, s, action, &o);
+      envs_.Record(task, s, columns, &o);
     }
     if (timed && n > 0) wait_.Observe((std::chrono::steady_clock::now() - start) / n);
     if (n > 0 && batch->done.Arrive(n)) completed_.Notify();
-  }
-
-  // Same-step autoreset: copy the finished episode's last row aside.
-  void SaveFinal(EnvSlot& s, StateBatch* batch, int row) {
-    const int first = kNumCommonKeys + num_env_keys_;
-    for (int k = 0; k < num_env_keys_; ++k)
-      std::memcpy(batch->Row(first + k, row), s.out[k], layout_.row_bytes[kNumCommonKeys + k]);
-    *reinterpret_cast<int32_t*>(batch->Row(first + num_env_keys_, row)) = SaturatedInt32(s.elapsed);
-  }
-
-  void ClearFinal(StateBatch* batch, int row) {
-    const int first = kNumCommonKeys + num_env_keys_;
-    for (int k = 0; k <= num_env_keys_; ++k) std::memset(batch->Row(first + k, row), 0, layout_.row_bytes[first + k]);
   }
 
   void Pin(std::thread& t, int i) {
@@ -759,6 +574,7 @@ class EnvPool : private BatchRing::Host {
   std::vector<int> env_task_;
   EnvSpec env_spec_;
   StateLayout layout_;
+  PoolEnvs envs_;
   bool sync_ = true;
   // The caller steps envs while it waits in recv(), so it is one of the
   // num_threads stepping threads, in both modes: num_threads - 1 workers
@@ -781,18 +597,8 @@ class EnvPool : private BatchRing::Host {
   BatchRing ring_;
   WaitPolicy wait_;
   std::shared_ptr<BatchMemory> memory_;
-  std::shared_ptr<BatchMemory> large_memory_;  // under mu_
-  int num_env_keys_ = 0;
-  int task_key_ = -1;                           // the layout's info:task_id (multi-task pools only)
+  std::shared_ptr<BatchMemory> large_memory_;   // under mu_
   std::unique_ptr<StateLayout> render_layout_;  // at the first Render(), under mu_
-  std::vector<std::size_t> action_bytes_;
-  // Element types of the env's keys, for the debug-build key checks.
-  std::vector<DType> state_types_, action_types_;
-  struct FreeBytes {
-    void operator()(char* p) const { std::free(p); }
-  };
-  std::vector<std::unique_ptr<char, FreeBytes>> action_memory_;  // one array per action key
-  std::vector<EnvSlot> slots_;
   std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};
 
