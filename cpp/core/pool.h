@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "cpp/core/action_queue.h"
+#include "cpp/core/callers.h"
 #include "cpp/core/checks.h"
 #include "cpp/core/envs.h"
 #include "cpp/core/errors.h"
@@ -93,26 +94,7 @@ class EnvPool : private BatchRing::Host {
   EnvPool(const EnvPool&) = delete;
   EnvPool& operator=(const EnvPool&) = delete;
 
-  // Marks this thread's pool calls, while alive, as made on behalf of a
-  // caller whose calls are already ordered one after another (XLA may run its
-  // custom calls on threads of its own, ordered by the data they pass on):
-  // they never count as a second calling thread, so a recv() that could
-  // never complete still raises instead of waiting for a send() that no
-  // other thread will make.
-  class SequencedCaller {
-   public:
-    SequencedCaller() { Flag() = true; }
-    ~SequencedCaller() { Flag() = false; }
-    SequencedCaller(const SequencedCaller&) = delete;
-    SequencedCaller& operator=(const SequencedCaller&) = delete;
-    static bool active() { return Flag(); }
-
-   private:
-    static bool& Flag() {
-      thread_local bool flag = false;
-      return flag;
-    }
-  };
+  using SequencedCaller = envpool::SequencedCaller;  // see callers.h
 
   const PoolOptions& options() const { return opt_; }
   const EnvSpec& env_spec() const { return env_spec_; }
@@ -128,7 +110,7 @@ class EnvPool : private BatchRing::Host {
   // change, so a call that throws leaves the pool as it was.
   void Send(Task::Kind kind, const int* env_ids, int n, const char* const* actions, const uint64_t* seeds) {
     std::unique_lock<std::mutex> lock(mu_);
-    NoteCaller();
+    callers_.Note();
     ThrowIfClosed();
     CheckEnvIds(env_ids, n);
     if (n == 0 && !sync_) return;
@@ -147,8 +129,8 @@ class EnvPool : private BatchRing::Host {
     if (sync_) return Call(kind, env_ids, n, actions, seeds);
     {
       std::lock_guard<std::mutex> lock(mu_);
-      NoteCaller();
-      if (!multi_caller_ && unreserved_ + n < opt_.batch_size)
+      callers_.Note();
+      if (!callers_.several() && unreserved_ + n < opt_.batch_size)
         throw std::runtime_error(checks::WouldWaitForever(unreserved_ + n, opt_.batch_size));
     }
     Send(kind, env_ids, n, actions, seeds);
@@ -163,7 +145,7 @@ class EnvPool : private BatchRing::Host {
     bool here = false, timed = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      NoteCaller();
+      callers_.Note();
       ThrowIfClosed();
       CheckEnvIds(env_ids, n);
       batch = NewBatch(n);
@@ -186,7 +168,7 @@ class EnvPool : private BatchRing::Host {
     int64_t number = -1;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      NoteCaller();
+      callers_.Note();
       ThrowIfClosed();
       if (sync_) {
         if (pending_.empty()) throw std::runtime_error("recv() called with nothing in flight: send() first");
@@ -196,7 +178,7 @@ class EnvPool : private BatchRing::Host {
         // With one calling thread, too few envs in flight means waiting
         // forever; with several, another thread may still send.
         while (unreserved_ < opt_.batch_size) {
-          if (!multi_caller_) throw std::runtime_error(checks::WouldWaitForever(unreserved_, opt_.batch_size));
+          if (!callers_.several()) throw std::runtime_error(checks::WouldWaitForever(unreserved_, opt_.batch_size));
           cv_.wait(lock);
           ThrowIfClosed();
         }
@@ -232,7 +214,7 @@ class EnvPool : private BatchRing::Host {
     std::shared_ptr<StateBatch> batch;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      NoteCaller();
+      callers_.Note();
       ThrowIfClosed();
       CheckEnvIds(env_ids, n);
       // Under mu_ (envs report a fixed size).
@@ -264,19 +246,6 @@ class EnvPool : private BatchRing::Host {
   }
 
  private:
-  // Notices a second calling thread (under mu_): from then on a recv()
-  // that finds too few envs in flight waits for another thread's send()
-  // instead of raising.
-  void NoteCaller() {
-    if (SequencedCaller::active()) return;
-    const std::thread::id me = std::this_thread::get_id();
-    if (first_caller_ == std::thread::id()) {
-      first_caller_ = me;
-    } else if (!multi_caller_ && first_caller_ != me) {
-      multi_caller_ = true;
-    }
-  }
-
   void ThrowIfClosed() const {
     if (closed_.load()) throw PoolClosed("this env pool is closed");
   }
@@ -376,7 +345,7 @@ class EnvPool : private BatchRing::Host {
                                  std::to_string(num_workers_) + " (" + e.what() +
                                  "): lower num_threads or raise the process's thread/memory limits");
       }
-      if (opt_.thread_affinity_offset >= 0) Pin(workers_.back(), i);
+      if (opt_.thread_affinity_offset >= 0) PinThread(workers_.back(), opt_.thread_affinity_offset + i);
     }
   }
 
@@ -384,12 +353,6 @@ class EnvPool : private BatchRing::Host {
     if (opt.batch_size == 0) opt.batch_size = opt.num_envs;
     if (opt.num_threads == 0) opt.num_threads = std::max(1, std::min(opt.batch_size, UsableCores()));
     return opt;
-  }
-
-  static int UsableCores() {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
-    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   }
 
   // Sync mode: every stepping thread has a lane (worker i lane i, the
@@ -560,15 +523,6 @@ class EnvPool : private BatchRing::Host {
     if (n > 0 && batch->done.Arrive(n)) completed_.Notify();
   }
 
-  void Pin(std::thread& t, int i) {
-    int ncpu = static_cast<int>(std::thread::hardware_concurrency());
-    if (ncpu <= 0) return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET((opt_.thread_affinity_offset + i) % ncpu, &set);
-    pthread_setaffinity_np(t.native_handle(), sizeof(set), &set);
-  }
-
   PoolOptions opt_;
   std::vector<PoolTask> pool_tasks_;
   std::vector<int> env_task_;
@@ -605,8 +559,7 @@ class EnvPool : private BatchRing::Host {
   // Caller-side state, under mu_ (never held while stepping or waiting).
   mutable std::mutex mu_;
   std::condition_variable cv_;  // a send, a second caller or close
-  std::thread::id first_caller_;
-  bool multi_caller_ = false;
+  Callers callers_;
   uint64_t check_stamp_ = 0;
   uint32_t here_calls_ = 0;  // calls stepped by the calling thread alone
   // Per env: the check_stamp_ of the last call that named it (repeats).
