@@ -10,7 +10,7 @@ import dm_env
 import numpy as np
 from gymnasium import spaces
 
-from envpool import _keys
+from envpool import _envpool, _keys
 
 # One engine array spec: (name, dtype, shape, low, high).
 ArraySpecTuple = tuple[str, str, tuple[int, ...], list[float], list[float]]
@@ -28,9 +28,9 @@ def bounds(values: list[float], shape: tuple[int, ...], dtype: np.dtype) -> np.n
 
 
 def is_discrete(spec: ArraySpecTuple) -> bool:
-    """A scalar integer array with finite bounds is a discrete choice."""
-    _, dtype, shape, low, high = spec
-    return np.dtype(dtype).kind in "iu" and shape == () and np.isfinite(low[0]) and np.isfinite(high[0])
+    """A scalar non-float array (integer or bool) with finite bounds is a discrete
+    choice: the engine's rule (cpp/core/checks.h), which range-checks its actions."""
+    return _envpool.is_discrete(tuple(spec))
 
 
 def to_space(spec: ArraySpecTuple) -> spaces.Space:

@@ -43,7 +43,6 @@ both autoreset modes, ``frame_stack`` and the options of every task.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,10 +53,8 @@ try:
 except ImportError as e:  # pragma: no cover - exercised only without Ray
     raise ImportError("envpool.ray needs Ray: pip install 'envpool[ray]'") from e
 
-from envpool import _keys
+from envpool import _envpool
 from envpool._pool import Batch, add_players
-
-_INT64_MAX = 2**63 - 1
 
 
 class ActorLostError(RuntimeError):
@@ -310,13 +307,15 @@ class RayEngine:
         changes nothing)."""
         busy = ids[self._in_flight[ids]]
         if len(busy):
-            raise ValueError(f"env {int(busy[0])} is still in flight: recv() its result before sending to it again")
+            raise ValueError(_envpool.in_flight_message(int(busy[0])))
         actors = self.actor_of[ids]
         lost = sorted({int(a) for a in actors} & self.dead)
         if lost:
             raise self._lost_error(lost[0], "was lost earlier")
         if kind == "step":
-            _check_actions(action, len(ids), self.action_specs)
+            # The engine's checks, made before anything is sent: a call refused by one
+            # actor would leave the others stepped.
+            _envpool.check_action(action, len(ids), self.action_specs)
         calls = []
         for k in dict.fromkeys(actors.tolist()):
             sel = np.flatnonzero(actors == k)
@@ -441,44 +440,11 @@ class RayEngine:
             if default_last and not self.sync:
                 return self._last_ids.copy()
             return np.arange(self.num_envs, dtype=np.int32)
-        if isinstance(env_id, (int, np.integer)) and not isinstance(env_id, bool):
-            env_id = [env_id]
-        ids = np.asarray(env_id)
-        if ids.ndim != 1:
-            raise TypeError("env_id must be an int or a 1-D sequence of ints")
-        if ids.size == 0:
-            return np.zeros(0, dtype=np.int32)
-        if ids.dtype.kind not in "iu":
-            raise TypeError(f"env_id must hold integers, got dtype {ids.dtype}")
-        bad = ids[(ids < 0) | (ids >= self.num_envs)]
-        if len(bad):
-            raise ValueError(f"env_id {int(bad[0])} is out of range [0, {self.num_envs})")
-        ids = ids.astype(np.int32)
-        uniq, counts = np.unique(ids, return_counts=True)
-        if (counts > 1).any():
-            raise ValueError(f"env_id {int(uniq[counts > 1][0])} is repeated")
-        return ids
+        return _envpool.check_env_ids(env_id, self.num_envs)
 
     def _seeds(self, seed: Any, ids: np.ndarray) -> list[int] | None:
         """One seed per env of ids (an int seed s gives env i the seed s + i)."""
-        if seed is None:
-            return None
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
-            s = int(seed)
-            if s < 0 or s > _INT64_MAX - self.num_envs:
-                raise ValueError("seed must be in [0, 2**63 - 1 - num_envs]")
-            return [s + int(i) for i in ids]
-        if isinstance(seed, (str, bytes)) or not isinstance(seed, Iterable):
-            raise TypeError("seed must be an int, a list of ints (one per env) or None")
-        seeds = list(seed)
-        if len(seeds) != len(ids):
-            raise ValueError(f"seed list has {len(seeds)} entries for {len(ids)} envs")
-        for s in seeds:
-            if not isinstance(s, (int, np.integer)) or isinstance(s, (bool, np.bool_)):
-                raise TypeError("seed must be an int or a list of ints")
-            if s < 0 or s > _INT64_MAX:
-                raise ValueError("seed must be in [0, 2**63 - 1]")
-        return [int(s) for s in seeds]
+        return _envpool.check_seeds(seed, ids.tolist(), self.num_envs)
 
     def __del__(self) -> None:
         try:
@@ -500,38 +466,7 @@ def _placements(placement: Any, k: int) -> list[dict[str, Any]]:
 
 
 def _would_wait(available: int, batch_size: int) -> RuntimeError:
-    return RuntimeError(
-        f"recv() would wait forever: {available} env(s) in flight for the next batch, "
-        f"fewer than batch_size={batch_size}"
-    )
-
-
-def _check_actions(action: Any, n: int, specs: list[tuple]) -> None:
-    """The engine's checks of an action for n envs (keys, dtype kind, shape, the range
-    of discrete actions), made before anything is sent: a call refused by one actor
-    would leave the others stepped."""
-    names = [_keys.key_of(s[0], _keys.ACTION) or "" for s in specs]
-    if names == [""]:
-        if isinstance(action, dict):
-            raise TypeError("this env takes an array action, not a dict")
-        items = [("action", action, specs[0])]
-    else:
-        if not isinstance(action, dict):
-            raise TypeError(f"this env takes a dict action with keys {names}")
-        if set(action) != set(names):
-            raise ValueError(f"action dict must have exactly the keys {names}")
-        items = [(f"action['{k}']", action[k], spec) for k, spec in zip(names, specs, strict=True)]
-    for label, value, (_, dtype, shape, low, high) in items:
-        a = np.asarray(value)
-        is_float = np.dtype(dtype).kind == "f"
-        if not (a.dtype.kind in "iu" or (is_float and a.dtype.kind == "f")):
-            raise TypeError(f"{label} has dtype {a.dtype}, which cannot be cast to {dtype}")
-        if a.shape != (n, *shape):
-            raise ValueError(f"{label} has shape {a.shape}, expected {(n, *shape)} (one row per env)")
-        if not is_float and shape == () and np.isfinite(low[0]) and np.isfinite(high[0]) and a.size:
-            bad = np.flatnonzero((a < low[0]) | (a > high[0]))
-            if len(bad):
-                raise ValueError(f"{label} {a[bad[0]]} (row {bad[0]}) is out of range [{int(low[0])}, {int(high[0])}]")
+    return RuntimeError(_envpool.would_wait_message(available, batch_size))
 
 
 def _rows_of(action: Any, sel: np.ndarray) -> Any:

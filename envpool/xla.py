@@ -148,15 +148,8 @@ if _dce_rules is not None:
     _dce_rules[_call_p] = lambda used_outputs, eqn: ([True] * len(eqn.invars), eqn)
 
 # XLA error code (what cpp/python/xla.cc returns) -> the exception type the
-# Python path raises for the same error.
-_ERROR_TYPES = {
-    "INVALID_ARGUMENT": ValueError,
-    "OUT_OF_RANGE": IndexError,
-    "ABORTED": OverflowError,
-    "RESOURCE_EXHAUSTED": MemoryError,
-    "FAILED_PRECONDITION": RuntimeError,
-    "UNKNOWN": RuntimeError,
-}
+# Python path raises for the same error (cpp/core/errors.h's one table).
+_ERROR_TYPES = _envpool.xla_error_types()
 
 
 # Newer JAX versions append the program's name to runtime errors (seen with jax 0.11 on a GPU).
@@ -214,20 +207,6 @@ def _wide(value: Any) -> bool:
     return bool(arr.max() > info.max or arr.min() < info.min)
 
 
-def _label(name: str) -> str:
-    """An action array's name in messages: ``action`` or ``action['<key>']``."""
-    key = _keys.key_of(name, _keys.ACTION)
-    return "action" if key == "" else f"action['{key}']"
-
-
-def _shape_text(shape: tuple[int, ...]) -> str:
-    return str(tuple(int(d) for d in shape))
-
-
-def _expected(shape: tuple[int, ...], n: int) -> str:
-    return _shape_text((n, *shape))
-
-
 class XlaOps:
     """One pool's XLA functions. Interfaces shape results with their ``_xla_package``."""
 
@@ -243,8 +222,8 @@ class XlaOps:
         engine = pool._pool
         self.state_spec = [(s[0], np.dtype(s[1]), tuple(s[2])) for s in engine.state_spec]
         self.action_spec = [(s[0], np.dtype(s[1]), tuple(s[2]), s[3], s[4]) for s in engine.action_spec]
+        self.engine_action_spec = list(engine.action_spec)
         self.names = [s[0] for s in self.action_spec]
-        self.labels = [_label(n) for n in self.names]
         self.num_envs = int(pool.config["num_envs"])
         self.batch_size = int(pool.config["batch_size"]) or self.num_envs
         self.sync = self.batch_size == self.num_envs
@@ -252,40 +231,17 @@ class XlaOps:
         handle_bytes = np.frombuffer(np.int64(self.slot.id).tobytes(), dtype=np.uint8)
         self.handle = jnp.asarray(handle_bytes)
 
-    # -- argument checks: the Python binding's, with its messages ---------------
-    def _key_list(self) -> str:
-        return "{" + ", ".join(f"'{_keys.key_of(n, _keys.ACTION)}'" for n in self.names) + "}"
-
+    # -- argument checks: the Python binding's (cpp/core/checks.h, through _envpool) --
     def _actions(self, action: Any, n: int) -> list[Any]:
+        _envpool.check_action_keys(self.engine_action_spec, action)
         if self.names == ["action"]:
-            if isinstance(action, dict):
-                raise TypeError("this env takes an array action, not a dict")
             return [self._action(0, action, n)]
-        if not isinstance(action, dict):
-            raise TypeError(f"this env takes a dict action with keys {self._key_list()}")
-        if len(action) != len(self.names):
-            raise ValueError(f"action dict must have exactly the keys {self._key_list()}")
-        out = []
-        for k, name in enumerate(self.names):
-            key = _keys.key_of(name, _keys.ACTION)
-            if key not in action:
-                raise ValueError(f"action dict is missing key '{key}'")
-            out.append(self._action(k, action[key], n))
-        return out
+        return [self._action(k, action[_keys.key_of(name, _keys.ACTION)], n) for k, name in enumerate(self.names)]
 
     def _action(self, k: int, value: Any, n: int) -> Any:
-        _, dtype, shape, _, _ = self.action_spec[k]
-        label = self.labels[k]
         arr = jnp.asarray(value)
-        kind = np.dtype(arr.dtype).kind
-        is_float = dtype.kind == "f"
-        if not (kind in "iu" or (is_float and kind == "f")):
-            raise TypeError(f"{label} has dtype {np.dtype(arr.dtype)}, which cannot be cast to {dtype}")
-        if arr.ndim != len(shape) + 1 or arr.shape[0] != n:
-            raise ValueError(f"{label} has shape {_shape_text(arr.shape)}, expected {_expected(shape, n)}")
-        if tuple(arr.shape[1:]) != shape:
-            raise ValueError(f"{label} has the wrong shape, expected {_expected(shape, n)}")
-        if kind == "f" and arr.dtype not in (jnp.float32, jnp.float64):
+        _envpool.check_action_array(self.engine_action_spec[k], np.dtype(arr.dtype), tuple(arr.shape), n)
+        if np.dtype(arr.dtype).kind == "f" and arr.dtype not in (jnp.float32, jnp.float64):
             arr = arr.astype(jnp.float32)  # exact; the handlers read 32 and 64-bit floats
         return arr
 
@@ -317,20 +273,11 @@ class XlaOps:
             return
         action, env_id = self.pool._split_action(action, env_id)
         if env_id is not None and _wide(env_id):
-            for v in np.asarray(env_id).ravel().tolist():
-                if v > np.iinfo(np.int64).max:
-                    raise ValueError(f"env_id {v} is out of range")
-                if not 0 <= v < self.num_envs:
-                    raise ValueError(f"env_id {v} is out of range [0, {self.num_envs})")
-        values = action if isinstance(action, dict) else {"": action}
-        for k, (name, _, shape, low, high) in enumerate(self.action_spec):
-            value = values.get(_keys.key_of(name, _keys.ACTION))
-            if value is None or not _wide(value) or shape != () or not (np.isfinite(low[0]) and np.isfinite(high[0])):
-                continue
-            lo, hi = int(low[0]), int(high[0])
-            for i, v in enumerate(np.asarray(value).ravel().tolist()):
-                if not lo <= v <= hi:
-                    raise ValueError(f"{self.labels[k]} {v} (row {i}) is out of range [{lo}, {hi}]")
+            _envpool.check_env_ids(env_id, self.num_envs)
+        values = action.values() if isinstance(action, dict) else [action]
+        if any(_wide(v) for v in values):
+            n = self.num_envs if env_id is None else int(np.asarray(env_id).reshape(-1).shape[0])
+            _envpool.check_action(action, n, self.engine_action_spec)
 
     def _send_args(self, action: Any, env_id: Any) -> list[Any]:
         action, env_id = self.pool._split_action(action, env_id)

@@ -43,6 +43,8 @@ def test_core_stress(tmp_path: Path) -> None:
         "threaded callers ok",
         "close wakes waiter ok",
         "env errors ok",
+        "ring claims ok",
+        "register family ok",
         "all ok",
     ):
         assert part in out

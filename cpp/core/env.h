@@ -84,7 +84,8 @@ class Env {
   // Advance one step, writing observation and info. Write them after the
   // simulation: the first write claims the env's row of the batch. A
   // std::invalid_argument thrown here reaches Python as ValueError, a
-  // std::out_of_range as IndexError, anything else as RuntimeError.
+  // std::out_of_range as IndexError, a std::bad_alloc as MemoryError,
+  // anything else as RuntimeError (errors.h's table, on every path).
   virtual StepResult Step(const ActionRow& action, const StateRow& out) = 0;
 
   // Rendering (render_mode="rgb_array"). RenderSize() is the frame's

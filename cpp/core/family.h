@@ -6,6 +6,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -30,11 +31,12 @@ struct Family {
   // or a body name); the env reads either alternative from the Config.
   std::vector<std::string> id_or_name_keys = {};
   // What Python and the bench learn about the family (_envpool.families()):
-  // its kind ("classic_control", "atari", "mujoco", "testing"), the Python
-  // module whose import registers its task ids ("" for none), and the
-  // bench's defaults for it (e.g. "quick_num_envs": the --num-envs of the
-  // short default run).
-  std::string kind = "testing";
+  // its kind, required ("classic_control", "atari", "mujoco", "dmc",
+  // "testing"; families of one kind share their Python options and tests),
+  // the Python module whose import registers its task ids ("" for none),
+  // and the bench's defaults for it (e.g. "quick_num_envs": the --num-envs
+  // of the short default run).
+  std::string kind;
   std::string task_module = "";
   Config bench = {};
 };
@@ -47,7 +49,23 @@ inline std::deque<Family>& Families() {
   return families;
 }
 
-inline void RegisterFamily(Family family) { Families().push_back(std::move(family)); }
+inline const Family* FindFamily(const std::string& name) {
+  for (const Family& f : Families())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+// Refuses a family without a name or a kind, and a second family of a
+// name already taken (a pool names its family by name, so the later one
+// would be unreachable).
+inline void RegisterFamily(Family family) {
+  if (family.name.empty()) throw std::invalid_argument("RegisterFamily: a family needs a name");
+  if (family.kind.empty())
+    throw std::invalid_argument("RegisterFamily: family '" + family.name + "' has no kind (set Family::kind)");
+  if (FindFamily(family.name) != nullptr)
+    throw std::invalid_argument("RegisterFamily: a family named '" + family.name + "' is already registered");
+  Families().push_back(std::move(family));
+}
 
 // A family folder's register.cc defines one static FamilyRegistrar, so no
 // central list names the families. The functions run when the Python module
@@ -66,12 +84,6 @@ struct FamilyRegistrar {
 inline void RunFamilyRegistrations() {
   if (!Families().empty()) return;
   for (void (*fn)() : FamilyRegistrations()) fn();
-}
-
-inline const Family* FindFamily(const std::string& name) {
-  for (const Family& f : Families())
-    if (f.name == name) return &f;
-  return nullptr;
 }
 
 }  // namespace envpool

@@ -23,7 +23,6 @@
 
 #include <pthread.h>
 #include <sched.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -43,78 +42,20 @@
 #include <vector>
 
 #include "cpp/core/action_queue.h"
+#include "cpp/core/callers.h"
+#include "cpp/core/checks.h"
+#include "cpp/core/envs.h"
+#include "cpp/core/errors.h"
 #include "cpp/core/family.h"
+#include "cpp/core/layout.h"
+#include "cpp/core/ring.h"
 #include "cpp/core/spec.h"
 #include "cpp/core/state_batch.h"
+#include "cpp/core/wait_policy.h"
 
 namespace envpool {
 
-enum class AutoresetMode { kNextStep, kSameStep };
-
-// Engine-level options, read from the config's common keys.
-struct PoolOptions {
-  int num_envs = 1;
-  int batch_size = 0;               // 0 = num_envs
-  int num_threads = 0;              // 0 = automatic
-  int thread_affinity_offset = -1;  // -1 = no pinning
-  uint64_t seed = 0;
-  int64_t max_episode_steps = 0;  // 0 = no limit
-  AutoresetMode autoreset = AutoresetMode::kNextStep;
-};
-
-// The engine's own state keys, always first in the layout, in this order.
-enum CommonKey : int { kReward, kTerminated, kTruncated, kDiscount, kEnvId, kElapsedStep, kNumCommonKeys };
-
-inline std::vector<ArraySpec> CommonStateSpecs() {
-  return {Spec<float>("reward", {}),   Spec<bool>("terminated", {}),     Spec<bool>("truncated", {}),
-          Spec<float>("discount", {}), Spec<int32_t>("info:env_id", {}), Spec<int32_t>("info:elapsed_step", {})};
-}
-
-// Thrown by Recv()/Call() when envs of the batch threw. The batch is
-// complete (the other envs' rows are valid; a failed env's row is zeroed
-// with terminated set) and every env in it is free to be sent again; a
-// failed env is reset on its next step.
-class BatchError : public std::exception {
- public:
-  BatchError(std::shared_ptr<StateBatch> b, std::vector<StateBatch::Failure> f)
-      : batch(std::move(b)), failures(std::move(f)) {
-    message = failures.size() == 1 ? "env " : "envs ";
-    for (std::size_t i = 0; i < failures.size(); ++i) {
-      if (i > 0) message += ", ";
-      message += std::to_string(failures[i].env_id);
-    }
-    message += " failed";
-    try {
-      std::rethrow_exception(failures[0].error);
-    } catch (const std::exception& e) {
-      message += std::string(": ") + e.what();
-    } catch (...) {
-      message += ": unknown exception";
-    }
-  }
-  const char* what() const noexcept override { return message.c_str(); }
-
-  std::shared_ptr<StateBatch> batch;
-  std::vector<StateBatch::Failure> failures;
-  std::string message;
-};
-
-// One task of a pool: a family and its config. A multi-task pool has
-// several (the same state and action specs, checked), and env i runs task
-// env_task[i]; its max_episode_steps is its task's.
-struct PoolTask {
-  const Family* family;
-  Config config;
-  int64_t max_episode_steps = 0;  // 0 = no limit
-};
-
-// Thrown to a thread waiting in the pool when another thread closes it.
-class PoolClosed : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-class EnvPool {
+class EnvPool : private BatchRing::Host {
  public:
   EnvPool(const Family& family, const Config& config, PoolOptions opt)
       : EnvPool({PoolTask{&family, config, opt.max_episode_steps}}, {}, opt) {}
@@ -128,30 +69,24 @@ class EnvPool {
         env_task_(std::move(env_task)),
         env_spec_(CheckedSpec(pool_tasks_, env_task_, opt_.num_envs)),
         layout_(BuildLayout(env_spec_, opt.autoreset, pool_tasks_.size() > 1)),
+        envs_(layout_, env_spec_, opt_.autoreset,
+              pool_tasks_.size() > 1 ? static_cast<int>(layout_.specs.size()) - 1 : -1, &ClaimRingRow, this),
         sync_(opt_.batch_size == opt_.num_envs),
-        num_workers_(NumWorkers(opt_)),
-        queue_(sync_ ? num_workers_ + (caller_steps() ? 1 : 0) : 1, opt_.num_envs,
-               static_cast<std::size_t>(opt_.num_envs)) {
-    capacity_ = opt_.batch_size;
-    if (!sync_) ring_size_ = (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 2;
-    CheckMemory();
+        caller_steps_(opt_.num_threads > 1),
+        num_workers_(std::max(1, opt_.num_threads - 1)),
+        queue_(sync_ ? num_workers_ + (caller_steps_ ? 1 : 0) : 1, opt_.num_envs,
+               static_cast<std::size_t>(opt_.num_envs)),
+        capacity_(opt_.batch_size),
+        ring_(this, opt_.batch_size, sync_ ? 0 : (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 2),
+        wait_(num_workers_) {
+    // Batches in use at once: the ring, or a sync batch and the caller's last one.
+    CheckMemory(layout_, sync_ ? 2.0 : static_cast<double>(ring_.size()), capacity_, opt_.num_envs);
     memory_ = std::make_shared<BatchMemory>(BatchBytes(layout_, capacity_));
-    num_env_keys_ = static_cast<int>(env_spec_.state.size());
-    for (const ArraySpec& a : env_spec_.action) action_bytes_.push_back(a.NumBytes());
-    for (const ArraySpec& a : env_spec_.state) state_types_.push_back(a.dtype);
-    for (const ArraySpec& a : env_spec_.action) action_types_.push_back(a.dtype);
-    if (pool_tasks_.size() > 1) task_key_ = static_cast<int>(layout_.specs.size()) - 1;
-    CreateEnvs();
-    if (!sync_) {
-      ring_ = std::vector<RingSlot>(ring_size_);
-      for (int i = 0; i < ring_size_; ++i) Publish(i);
-    }
-    // Spinning only pays while every waiting thread has a core of its own;
-    // otherwise a spinner takes the core of a thread with work to do.
-    if (num_workers_ + 1 > UsableCores()) {
-      may_spin_ = false;
-      spins_.store(0);
-    }
+    in_flight_ = std::make_unique<std::atomic<bool>[]>(opt_.num_envs);
+    check_stamps_.assign(opt_.num_envs, 0);
+    envs_.Create(pool_tasks_, env_task_, opt_.num_envs, opt_.num_threads, opt_.seed);
+    for (int i = 0; i < ring_.size(); ++i) ring_.Publish(i, NewBatch(opt_.batch_size));
+    if (num_workers_ + 1 > UsableCores()) wait_.NeverSpin();
     StartWorkers();
   }
 
@@ -159,32 +94,13 @@ class EnvPool {
   EnvPool(const EnvPool&) = delete;
   EnvPool& operator=(const EnvPool&) = delete;
 
-  // Marks this thread's pool calls, while alive, as made on behalf of a
-  // caller whose calls are already ordered one after another (XLA may run its
-  // custom calls on threads of its own, ordered by the data they pass on):
-  // they never count as a second calling thread, so a recv() that could
-  // never complete still raises instead of waiting for a send() that no
-  // other thread will make.
-  class SequencedCaller {
-   public:
-    SequencedCaller() { Flag() = true; }
-    ~SequencedCaller() { Flag() = false; }
-    SequencedCaller(const SequencedCaller&) = delete;
-    SequencedCaller& operator=(const SequencedCaller&) = delete;
-    static bool active() { return Flag(); }
-
-   private:
-    static bool& Flag() {
-      thread_local bool flag = false;
-      return flag;
-    }
-  };
+  using SequencedCaller = envpool::SequencedCaller;  // see callers.h
 
   const PoolOptions& options() const { return opt_; }
   const EnvSpec& env_spec() const { return env_spec_; }
   const StateLayout& layout() const { return layout_; }
   bool sync() const { return sync_; }
-  bool closed() const { return closed_.load(); }
+  bool closed() const override { return closed_.load(); }
   int in_flight() const { return in_flight_total_.load(); }
 
   // Queues a step or reset of each env in env_ids. actions[k] points at n
@@ -194,7 +110,7 @@ class EnvPool {
   // change, so a call that throws leaves the pool as it was.
   void Send(Task::Kind kind, const int* env_ids, int n, const char* const* actions, const uint64_t* seeds) {
     std::unique_lock<std::mutex> lock(mu_);
-    NoteCaller();
+    callers_.Note();
     ThrowIfClosed();
     CheckEnvIds(env_ids, n);
     if (n == 0 && !sync_) return;
@@ -213,8 +129,9 @@ class EnvPool {
     if (sync_) return Call(kind, env_ids, n, actions, seeds);
     {
       std::lock_guard<std::mutex> lock(mu_);
-      NoteCaller();
-      if (!multi_caller_ && unreserved_ + n < opt_.batch_size) throw WouldWaitForever(unreserved_ + n);
+      callers_.Note();
+      if (!callers_.several() && unreserved_ + n < opt_.batch_size)
+        throw std::runtime_error(checks::WouldWaitForever(unreserved_ + n, opt_.batch_size));
     }
     Send(kind, env_ids, n, actions, seeds);
     return Recv();
@@ -228,13 +145,13 @@ class EnvPool {
     bool here = false, timed = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      NoteCaller();
+      callers_.Note();
       ThrowIfClosed();
       CheckEnvIds(env_ids, n);
       batch = NewBatch(n);
       // With num_threads 1 the one stepping thread may as well be this
       // one while no other env is in flight: no hand-off, no wake-up.
-      here = StepsHere(n) || (!caller_steps() && in_flight_total_.load() == 0);
+      here = wait_.StepsHere(n) || (!caller_steps_ && in_flight_total_.load() == 0);
       timed = here && (++here_calls_ & 15) == 0;
       Queue(kind, env_ids, n, actions, seeds, batch.get(), /*push=*/!here);
     }
@@ -251,7 +168,7 @@ class EnvPool {
     int64_t number = -1;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      NoteCaller();
+      callers_.Note();
       ThrowIfClosed();
       if (sync_) {
         if (pending_.empty()) throw std::runtime_error("recv() called with nothing in flight: send() first");
@@ -261,7 +178,7 @@ class EnvPool {
         // With one calling thread, too few envs in flight means waiting
         // forever; with several, another thread may still send.
         while (unreserved_ < opt_.batch_size) {
-          if (!multi_caller_) throw WouldWaitForever(unreserved_);
+          if (!callers_.several()) throw std::runtime_error(checks::WouldWaitForever(unreserved_, opt_.batch_size));
           cv_.wait(lock);
           ThrowIfClosed();
         }
@@ -270,22 +187,21 @@ class EnvPool {
         // With several receiving threads, claims can run a whole ring ahead
         // of a batch still being received (its last row written late), so
         // this batch's slot may still hold that older batch: wait for it.
-        RingSlot& slot = ring_[number % ring_size_];
-        cv_.wait(lock, [&] { return slot.number.load() == static_cast<uint64_t>(number) || closed_.load(); });
+        cv_.wait(lock, [&] { return ring_.Published(number) || closed_.load(); });
         ThrowIfClosed();
-        batch = slot.owner;
+        batch = ring_.Owner(number);
       }
     }
-    ReceiverTicket& mine = Receiving();
-    mine = ReceiverTicket{this, number, false};
+    BatchRing::Ticket& mine = BatchRing::Receiving();
+    mine = BatchRing::Ticket{&ring_, number, false};
     try {
       Wait(batch);
     } catch (...) {
-      mine = ReceiverTicket{};
+      mine = BatchRing::Ticket{};
       throw;
     }
     const bool published = mine.published;
-    mine = ReceiverTicket{};
+    mine = BatchRing::Ticket{};
     Finish(batch, published ? -1 : number);
     return batch;
   }
@@ -298,34 +214,19 @@ class EnvPool {
     std::shared_ptr<StateBatch> batch;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      NoteCaller();
+      callers_.Note();
       ThrowIfClosed();
       CheckEnvIds(env_ids, n);
-      if (render_layout_ == nullptr) render_layout_ = std::make_unique<StateLayout>(BuildRenderLayout());
+      // Under mu_ (envs report a fixed size).
+      if (render_layout_ == nullptr) render_layout_ = std::make_unique<StateLayout>(RenderLayout(envs_.RenderSize()));
       const std::size_t bytes = BatchBytes(*render_layout_, std::max(n, 1));
       char* mem = static_cast<char*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
       if (mem == nullptr) throw std::bad_alloc();
       batch = std::make_shared<StateBatch>(*render_layout_, std::max(n, 1), n, std::shared_ptr<char>(mem, std::free));
-      tasks_.resize(n);
-      for (int i = 0; i < n; ++i) {
-        in_flight_[env_ids[i]].store(true, std::memory_order_relaxed);
-        tasks_[i] = Task{Task::kRender, env_ids[i], batch.get(), i, false, 0};
-      }
-      in_flight_total_ += n;
-      if (n > 0) queue_.Push(tasks_.data(), n, caller_steps() ? n - 1 : n);
+      Queue(Task::kRender, env_ids, n, nullptr, nullptr, batch.get());
     }
     Wait(batch);
-    const int32_t* ids = reinterpret_cast<const int32_t*>(batch->key_base[1]);
-    for (int i = 0; i < n; ++i) in_flight_[ids[i]].store(false, std::memory_order_release);
-    in_flight_total_.fetch_sub(n);
-    if (batch->failed.load(std::memory_order_acquire)) {
-      std::vector<StateBatch::Failure> failures;
-      {
-        std::lock_guard<std::mutex> lock(batch->failure_mu);
-        failures = batch->failures;
-      }
-      throw BatchError(batch, std::move(failures));
-    }
+    Finish(batch, /*ring_number=*/-1, kRenderEnvId);
     return batch;
   }
 
@@ -345,45 +246,6 @@ class EnvPool {
   }
 
  private:
-  struct EnvSlot {
-    std::unique_ptr<Env> env;
-    std::vector<char*> action;  // this env's row of each action array
-    std::vector<char*> out;     // this env's row pointers, refreshed per task
-    int64_t elapsed = 0;
-    int64_t max_episode_steps = 0;
-    int task = 0;
-    uint32_t runs = 0;
-    bool needs_reset = true;
-  };
-
-  // Where one running task writes: fixed up front for sync and own-batch
-  // tasks, claimed at the env's first write for ring tasks.
-  struct Target : RowClaim {
-    EnvPool* pool;
-    EnvSlot* slot;
-    StateBatch* batch;
-    int row;
-  };
-
-  // Notices a second calling thread (under mu_): from then on a recv()
-  // that finds too few envs in flight waits for another thread's send()
-  // instead of raising.
-  void NoteCaller() {
-    if (SequencedCaller::active()) return;
-    const std::thread::id me = std::this_thread::get_id();
-    if (first_caller_ == std::thread::id()) {
-      first_caller_ = me;
-    } else if (!multi_caller_ && first_caller_ != me) {
-      multi_caller_ = true;
-    }
-  }
-
-  std::runtime_error WouldWaitForever(int available) const {
-    return std::runtime_error(
-        "recv() would wait forever: " + std::to_string(available) +
-        " env(s) in flight for the next batch, fewer than batch_size=" + std::to_string(opt_.batch_size));
-  }
-
   void ThrowIfClosed() const {
     if (closed_.load()) throw PoolClosed("this env pool is closed");
   }
@@ -395,15 +257,10 @@ class EnvPool {
     ++check_stamp_;
     for (int i = 0; i < n; ++i) {
       int id = env_ids[i];
-      if (id < 0 || id >= opt_.num_envs)
-        throw std::out_of_range("env_id " + std::to_string(id) + " is out of range [0, " +
-                                std::to_string(opt_.num_envs) + ")");
-      if (check_stamps_[id] == check_stamp_)
-        throw std::invalid_argument("env_id " + std::to_string(id) + " is repeated");
+      if (id < 0 || id >= opt_.num_envs) throw std::out_of_range(checks::EnvIdOutOfRange(id, opt_.num_envs));
+      if (check_stamps_[id] == check_stamp_) throw std::invalid_argument(checks::EnvIdRepeated(id));
       check_stamps_[id] = check_stamp_;
-      if (in_flight_[id].load(std::memory_order_acquire))
-        throw std::invalid_argument("env " + std::to_string(id) +
-                                    " is still in flight: recv() its result before sending to it again");
+      if (in_flight_[id].load(std::memory_order_acquire)) throw std::invalid_argument(checks::EnvInFlight(id));
     }
   }
 
@@ -420,133 +277,51 @@ class EnvPool {
              StateBatch* batch, bool push = true) {
     if (push) tasks_.resize(n);
     for (int i = 0; i < n; ++i) {
-      EnvSlot& s = slots_[env_ids[i]];
+      EnvSlot& s = envs_[env_ids[i]];
       if (kind == Task::kStep && push) {
-        for (std::size_t k = 0; k < action_bytes_.size(); ++k)
-          std::memcpy(s.action[k], actions[k] + action_bytes_[k] * i, action_bytes_[k]);
+        const std::vector<std::size_t>& bytes = envs_.action_bytes();
+        for (std::size_t k = 0; k < bytes.size(); ++k) std::memcpy(s.action[k], actions[k] + bytes[k] * i, bytes[k]);
       }
       in_flight_[env_ids[i]].store(true, std::memory_order_relaxed);
       if (push) tasks_[i] = TaskOf(kind, env_ids, i, batch, seeds);
     }
     in_flight_total_ += n;
     if (batch == nullptr) unreserved_ += n;
-    // The thread that will recv() runs tasks too (with num_threads > 1). In
-    // sync mode one task is left for it rather than paying a wake-up: a
+    // The thread that will recv() runs tasks too (caller_steps_). In sync
+    // mode one task is left for it rather than paying a wake-up: a
     // single-env step never leaves this thread (workers still take it if
     // they are awake). In async mode every task wakes a worker, so the
     // oldest tasks (a straggler sent first) go to workers and the
     // receiving thread helps with the newest, and is rarely the one stuck
     // in a slow env.
-    if (n > 0 && push) queue_.Push(tasks_.data(), n, sync_ && caller_steps() ? n - 1 : n);
-  }
-
-  // Whether the calling thread should step a call's n envs alone, from
-  // the timed tasks' mean. Handing a task to another core costs it cache
-  // misses on its task, action and result rows (kHandOff, measured with
-  // CartPole on a 2-core VM), and the call a wait for the slowest thread.
-  // With T stepping threads a call gains t(1 - 1/T) per env of work t and
-  // pays about kHandOff/T, so envs cheaper than kHandOff/(T-1) are stepped
-  // here whatever their number (two threads took 145 us per call of 1024
-  // CartPole envs, the caller alone 91), and so is a call whose whole work
-  // is under kInlineWork (about the hand-off's fixed cost: 64 CartPole
-  // envs took 13-15 us on two threads, 7-8 alone).
-  bool StepsHere(int n) const {
-    const int64_t t = task_ns_.load(std::memory_order_relaxed);
-    return t * num_workers_ <= kHandOff.count() || t <= kInlineWork.count() / std::max(n, 1);
+    if (n > 0 && push) queue_.Push(tasks_.data(), n, sync_ && caller_steps_ ? n - 1 : n);
   }
 
   // After a batch is complete: frees its envs for the next send, recycles
   // its ring slot, and reports failed envs. The in-flight marks are atomic
   // so that a sync step takes the caller mutex once, not twice (its cost
   // showed in CartPole's per-call time).
-  void Finish(const std::shared_ptr<StateBatch>& batch, int64_t ring_number) {
+  void Finish(const std::shared_ptr<StateBatch>& batch, int64_t ring_number, int id_key = kEnvId) {
     const int rows = batch->done.target();
-    const int32_t* ids = reinterpret_cast<const int32_t*>(batch->key_base[kEnvId]);
+    const int32_t* ids = reinterpret_cast<const int32_t*>(batch->key_base[id_key]);
     for (int i = 0; i < rows; ++i) in_flight_[ids[i]].store(false, std::memory_order_release);
     in_flight_total_.fetch_sub(rows);
-    if (ring_number >= 0) {
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        Publish(static_cast<uint64_t>(ring_number + ring_size_));
-      }
-      cv_.notify_all();  // a receiver may wait for that slot
-    }
-    if (batch->failed.load(std::memory_order_acquire)) {
-      std::vector<StateBatch::Failure> failures;
-      {
-        std::lock_guard<std::mutex> lock(batch->failure_mu);
-        failures = batch->failures;
-      }
-      throw BatchError(batch, std::move(failures));
-    }
+    if (ring_number >= 0) Republish(static_cast<uint64_t>(ring_number + ring_.size()));
+    ThrowIfFailed(batch);
   }
 
-  // The tasks' common spec; every task must declare the same arrays (name,
-  // dtype, shape and bounds), or batches could not hold them.
-  static EnvSpec CheckedSpec(const std::vector<PoolTask>& tasks, const std::vector<int>& env_task, int num_envs) {
-    if (tasks.empty()) throw std::invalid_argument("a pool needs at least one task");
-    if (!env_task.empty() && static_cast<int>(env_task.size()) != num_envs)
-      throw std::invalid_argument("env_task must name a task for each of the " + std::to_string(num_envs) + " envs");
-    for (int t : env_task)
-      if (t < 0 || t >= static_cast<int>(tasks.size()))
-        throw std::out_of_range("env_task holds " + std::to_string(t) + ", not a task index");
-    EnvSpec first = tasks[0].family->make_spec(tasks[0].config);
-    for (std::size_t t = 1; t < tasks.size(); ++t) {
-      EnvSpec other = tasks[t].family->make_spec(tasks[t].config);
-      auto differ = [&](const std::vector<ArraySpec>& a, const std::vector<ArraySpec>& b, const char* what) {
-        if (a.size() != b.size())
-          throw std::invalid_argument("task " + std::to_string(t) + " has " + std::to_string(b.size()) + " " + what +
-                                      " arrays, task 0 has " + std::to_string(a.size()));
-        for (std::size_t k = 0; k < a.size(); ++k) {
-          const bool same = a[k].name == b[k].name && a[k].dtype == b[k].dtype && a[k].shape == b[k].shape &&
-                            a[k].low == b[k].low && a[k].high == b[k].high;
-          if (!same)
-            throw std::invalid_argument("task " + std::to_string(t) + "'s " + what + " array '" + b[k].name +
-                                        "' differs from task 0's '" + a[k].name + "'");
-        }
-      };
-      differ(first.state, other.state, "state");
-      differ(first.action, other.action, "action");
+  // BatchRing::Host (and closed(), above).
+  void Republish(uint64_t number) override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      ring_.Publish(number, NewBatch(opt_.batch_size));
     }
-    return first;
+    cv_.notify_all();  // a receiver may wait for that slot
   }
-
-  static StateLayout BuildLayout(const EnvSpec& spec, AutoresetMode mode, bool multi_task) {
-    std::vector<ArraySpec> specs = CommonStateSpecs();
-    for (const ArraySpec& a : spec.state) specs.push_back(a);
-    if (mode == AutoresetMode::kSameStep) {
-      // The final observation and info of a finished episode, since the
-      // row itself then holds the next episode's first observation.
-      for (const ArraySpec& a : spec.state) {
-        ArraySpec f = a;
-        f.name = "final:" + a.name;
-        specs.push_back(f);
-      }
-      specs.push_back(Spec<int32_t>("final:info:elapsed_step", {}));
-    }
-    // Last, so the keys before it keep their places.
-    if (multi_task) specs.push_back(Spec<int32_t>("info:task_id", {}));
-    return StateLayout(std::move(specs));
-  }
-
-  // Refuses, before allocating anything, a configuration whose batches and
-  // envs would not fit in this machine's memory (e.g. 65536x65536 frames).
-  void CheckMemory() const {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0) return;
-    const double physical = static_cast<double>(pages) * static_cast<double>(page);
-    double row = 0;
-    for (std::size_t b : layout_.row_bytes) row += static_cast<double>(b);
-    // Batches in use at once (the ring, or a sync batch and the caller's
-    // last one), plus each env's own copy of its state, at the least.
-    const double batches = sync_ ? 2.0 : static_cast<double>(ring_size_);
-    const double need = row * (batches * capacity_ + opt_.num_envs);
-    if (need > physical) {
-      auto gib = [](double b) { return std::to_string(b / (1 << 30)).substr(0, 6) + " GiB"; };
-      throw std::invalid_argument("this configuration needs at least " + gib(need) + " (" + gib(row) +
-                                  " per env row) but the machine has " + gib(physical) +
-                                  ": lower num_envs, batch_size or the observation size");
-    }
+  StateBatch* DiscardBatch() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    abandoned_.push_back(NewBatch(1));
+    return abandoned_.back().get();
   }
 
   // Batches have one capacity (num_envs in sync mode, where a partial send
@@ -560,54 +335,6 @@ class EnvPool {
     return std::make_shared<StateBatch>(layout_, opt_.num_envs, rows, large_memory_->Get());
   }
 
-  void CreateEnvs() {
-    slots_.resize(opt_.num_envs);
-    in_flight_ = std::make_unique<std::atomic<bool>[]>(opt_.num_envs);
-    // Env construction can be slow (ROM loading, XML parsing): spread it.
-    int nt = std::max(1, std::min(opt_.num_threads, opt_.num_envs));
-    std::vector<std::thread> threads;
-    std::vector<std::exception_ptr> errors(nt);
-    auto build = [&](int t) {
-      try {
-        for (int i = t; i < opt_.num_envs; i += nt) {
-          const PoolTask& task = pool_tasks_[env_task_.empty() ? 0 : env_task_[i]];
-          slots_[i].task = env_task_.empty() ? 0 : env_task_[i];
-          slots_[i].max_episode_steps = task.max_episode_steps;
-          slots_[i].env = task.family->make_env(task.config, i);
-          slots_[i].env->Seed(opt_.seed + static_cast<uint64_t>(i));
-        }
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    };
-    for (int t = 1; t < nt; ++t) {
-      try {
-        threads.emplace_back(build, t);
-      } catch (const std::system_error&) {
-        // No more threads to be had: this thread builds the rest.
-        for (int u = t; u < nt; ++u) build(u);
-        break;
-      }
-    }
-    build(0);
-    for (std::thread& t : threads) t.join();
-    for (const std::exception_ptr& e : errors)
-      if (e) std::rethrow_exception(e);
-    // One array per action key, envs' rows side by side: send() writes the
-    // rows of a thread's block of envs into a few cache lines, which that
-    // thread then reads, where a buffer per env cost a line each.
-    for (std::size_t b : action_bytes_) {
-      const std::size_t bytes = (std::max<std::size_t>(b, 1) * opt_.num_envs + 63) / 64 * 64;
-      char* mem = static_cast<char*>(std::aligned_alloc(64, bytes));
-      if (mem == nullptr) throw std::bad_alloc();
-      std::memset(mem, 0, bytes);
-      action_memory_.emplace_back(mem);
-      for (int i = 0; i < opt_.num_envs; ++i) slots_[i].action.push_back(mem + b * i);
-    }
-    for (EnvSlot& s : slots_) s.out.resize(num_env_keys_);
-    check_stamps_.assign(opt_.num_envs, 0);
-  }
-
   void StartWorkers() {
     for (int i = 0; i < num_workers_; ++i) {
       try {
@@ -618,7 +345,7 @@ class EnvPool {
                                  std::to_string(num_workers_) + " (" + e.what() +
                                  "): lower num_threads or raise the process's thread/memory limits");
       }
-      if (opt_.thread_affinity_offset >= 0) Pin(workers_.back(), i);
+      if (opt_.thread_affinity_offset >= 0) PinThread(workers_.back(), opt_.thread_affinity_offset + i);
     }
   }
 
@@ -626,27 +353,6 @@ class EnvPool {
     if (opt.batch_size == 0) opt.batch_size = opt.num_envs;
     if (opt.num_threads == 0) opt.num_threads = std::max(1, std::min(opt.batch_size, UsableCores()));
     return opt;
-  }
-
-  // The caller steps envs while it waits in recv(), so it is one of the
-  // num_threads stepping threads, in both modes: num_threads - 1 workers
-  // start (a single-env step never leaves the calling thread, and a small
-  // batch pays no thread hand-off). With num_threads workers and a caller
-  // that only waited, async HalfCheetah-v4 (8 envs, batch 4, 2 threads on
-  // 2 cores) ran at half the speed: three threads shared two cores and every
-  // batch paid a wake-up. With num_threads 1 one worker starts, so that
-  // envs still step between send() and recv(), and the caller only waits
-  // (caller_steps()): one thread steps at a time, as in EnvPool (bar a call
-  // of cheap envs, StepsHere), where a caller that helped made it two (a
-  // process given one core, as Ray's env runners are, used two).
-  static int NumWorkers(const PoolOptions& opt) { return std::max(1, opt.num_threads - 1); }
-  // Whether threads waiting in recv() step queued envs (see NumWorkers).
-  bool caller_steps() const { return opt_.num_threads > 1; }
-
-  static int UsableCores() {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
-    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   }
 
   // Sync mode: every stepping thread has a lane (worker i lane i, the
@@ -663,12 +369,15 @@ class EnvPool {
   // and PoolClosed is thrown.
   void Wait(const std::shared_ptr<StateBatch>& batch) {
     StateBatch* b = batch.get();
-    Task tasks[kMaxChunk];
+    Task tasks[WaitPolicy::kMaxChunk];
     Arrivals arrivals(this);  // counted on every way out, as it may hold another batch's
+    // A caller that does not step (num_threads 1) only waits, and keeps
+    // only the short yield: its longer one would double the CPU time a
+    // one-core pool takes.
+    const bool helps = caller_steps_;
     while (!b->done.Done()) {
       if (closed_.load()) Abandon(batch);
-      if (const int n =
-              caller_steps() ? queue_.TryPopMany(caller_lane(), tasks, chunk_.load(std::memory_order_relaxed)) : 0) {
+      if (const int n = helps ? queue_.TryPopMany(caller_lane(), tasks, wait_.chunk()) : 0) {
         if (RunTasks(tasks, n, &arrivals)) {
           queue_.ReturnStop();  // the stop was meant for a worker
           Abandon(batch);
@@ -679,11 +388,9 @@ class EnvPool {
       // Workers hold the remaining tasks; they finish within microseconds
       // for cheap envs, so spin a little before sleeping.
       const int seen = completed_.Epoch();
-      const int spins = 2 * spins_.load(std::memory_order_relaxed);
+      const int spins = 2 * wait_.spins();
       for (int i = 0; i < spins && !b->done.Done(); ++i) CpuRelax();
-      // A caller that does not step (num_threads 1) keeps only the short
-      // yield: its longer one would double the CPU time a one-core pool takes.
-      YieldUntil(caller_steps() ? YieldFor() : kMinYield, [b] { return b->done.Done(); });
+      YieldUntil(helps ? wait_.YieldFor() : WaitPolicy::kMinYield, [b] { return b->done.Done(); });
       completed_.Wait(seen, [this, b] { return b->done.Done() || closed_.load(); });
     }
   }
@@ -698,12 +405,12 @@ class EnvPool {
 
   void WorkerLoop(int lane) {
     Arrivals arrivals(this);
-    Task tasks[kMaxChunk];
+    Task tasks[WaitPolicy::kMaxChunk];
     for (;;) {
-      int n = queue_.TryPopMany(worker_lane(lane), tasks, chunk_.load(std::memory_order_relaxed));
+      int n = queue_.TryPopMany(worker_lane(lane), tasks, wait_.chunk());
       if (n == 0) {
         Flush(&arrivals);
-        tasks[0] = queue_.Pop(worker_lane(lane), spins_.load(std::memory_order_relaxed), YieldFor());
+        tasks[0] = queue_.Pop(worker_lane(lane), wait_.spins(), wait_.YieldFor());
         n = 1;
       }
       if (RunTasks(tasks, n, &arrivals)) return;
@@ -742,108 +449,12 @@ class EnvPool {
   // or after the env when it wrote nothing) and points its slot at it.
   static void ClaimRingRow(RowClaim* claim) {
     Target* t = static_cast<Target*>(claim);
-    EnvPool* p = t->pool;
-    const uint64_t idx = p->ring_alloc_.fetch_add(1, std::memory_order_relaxed);
-    const uint64_t number = idx / p->opt_.batch_size;
-    RingSlot& slot = p->ring_[number % p->ring_size_];
-    // Usually published long ago (the ring holds more rows than there are
-    // envs); with several receiving threads it can still hold a batch that
-    // is being received, so wait for it. Once the pool is closed nobody
-    // receives or republishes: the row goes to a batch of its own.
-    for (int spin = 0; slot.number.load(std::memory_order_acquire) != number; ++spin) {
-      // Receiving threads help, and several of them can each wait, inside a
-      // task, for a slot that another one republishes only once it is done
-      // receiving (a cycle). So a receiving thread that must wait first
-      // republishes the slot of its own batch, as soon as that batch is
-      // complete (its rows were all claimed before this one and are written
-      // at once), rather than after its task.
-      ReceiverTicket& mine = Receiving();
-      if (mine.pool == p && !mine.published && mine.number >= 0) {
-        p->PublishOwnEarly(mine);
-        if (mine.published) continue;
-      }
-      if (spin > 64) {
-        if (p->closed_.load()) {
-          t->batch = p->DiscardBatch();
-          t->row = 0;
-          p->PointAt(*t->slot, t->batch, t->row);
-          t->claimed = true;
-          return;
-        }
-        sched_yield();
-      }
-    }
-    t->batch = slot.batch;
-    t->row = static_cast<int>(idx % p->opt_.batch_size);
-    p->PointAt(*t->slot, t->batch, t->row);
+    EnvPool* pool = static_cast<EnvPool*>(t->owner);
+    const BatchRing::Row r = pool->ring_.Claim();
+    t->batch = r.batch;
+    t->row = r.row;
+    pool->envs_.PointAt(*t->slot, t->batch, t->row);
     t->claimed = true;
-  }
-
-  // The async batch a receiving thread is waiting for, per thread (a
-  // thread receives from one pool at a time).
-  struct ReceiverTicket {
-    EnvPool* pool = nullptr;
-    int64_t number = -1;
-    bool published = false;  // its slot already holds its successor
-  };
-  static ReceiverTicket& Receiving() {
-    thread_local ReceiverTicket ticket;
-    return ticket;
-  }
-
-  // Republishes the slot of the batch this thread receives once that batch
-  // is complete (its rows are claimed by threads that write them at once),
-  // before this thread has finished receiving it.
-  void PublishOwnEarly(ReceiverTicket& mine) {
-    StateBatch* own = ring_[mine.number % ring_size_].batch;
-    while (!own->done.Done()) {
-      if (closed_.load()) return;  // the claim goes to a discard batch
-      sched_yield();
-    }
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      Publish(static_cast<uint64_t>(mine.number + ring_size_));
-    }
-    cv_.notify_all();
-    mine.published = true;
-  }
-
-  // A one-row batch for a result nobody will receive (the pool is closed),
-  // alive as long as the pool.
-  StateBatch* DiscardBatch() {
-    std::lock_guard<std::mutex> lock(mu_);
-    abandoned_.push_back(NewBatch(1));
-    return abandoned_.back().get();
-  }
-
-  void PointAt(EnvSlot& s, StateBatch* batch, int row) {
-    for (int k = 0; k < num_env_keys_; ++k) s.out[k] = batch->Row(kNumCommonKeys + k, row);
-  }
-
-  // Under mu_. Envs report a fixed size, so reading it while an env steps
-  // elsewhere is safe.
-  StateLayout BuildRenderLayout() const {
-    const std::array<int, 2> size = slots_[0].env->RenderSize();
-    if (size[0] <= 0 || size[1] <= 0)
-      throw std::invalid_argument("this task cannot render (its envs report no frame size)");
-    for (const EnvSlot& s : slots_)
-      if (s.env->RenderSize() != size)
-        throw std::invalid_argument("the envs of this pool render at different sizes; render() needs one size");
-    return StateLayout({Spec<uint8_t>("frame", {size[0], size[1], 3}), Spec<int32_t>("env_id", {})});
-  }
-
-  void RunRender(const Task& task) {
-    EnvSlot& s = slots_[task.env_id];
-    StateBatch* batch = task.batch;
-    uint8_t* frame = reinterpret_cast<uint8_t*>(batch->Row(0, task.row));
-    try {
-      s.env->Render(frame);
-    } catch (...) {
-      std::memset(frame, 0, batch->layout.row_bytes[0]);
-      batch->AddFailure(task.env_id, std::current_exception());
-    }
-    *reinterpret_cast<int32_t*>(batch->Row(1, task.row)) = task.env_id;
-    if (batch->done.Arrive()) completed_.Notify();
   }
 
   // Runs claimed tasks; returns whether one of them was a stop (any further
@@ -862,120 +473,25 @@ class EnvPool {
 
   void RunTask(const Task& task, Arrivals* arrivals) {
     if (task.batch != arrivals->batch) Flush(arrivals);
-    if (task.kind == Task::kRender) return RunRender(task);
-    EnvSlot& s = slots_[task.env_id];
+    if (task.kind == Task::kRender) {
+      envs_.Render(task);
+      if (task.batch->done.Arrive()) completed_.Notify();
+      return;
+    }
+    EnvSlot& s = envs_[task.env_id];
     Outcome o;
     // Time one task in 16 (per env, so no shared counter) to size spinning.
     const bool timed = (++s.runs & 15) == 0;
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    StepEnv(task, s, s.action.data(), &o);
-    if (timed) AdaptSpinning(std::chrono::steady_clock::now() - start);
-    Record(task, s, &o);
+    envs_.Step(task, s, s.action.data(), &o);
+    if (timed) wait_.Observe(std::chrono::steady_clock::now() - start);
+    envs_.Record(task, s, &o);
     if (task.batch != nullptr) {
       arrivals->batch = o.target.batch;
       ++arrivals->count;
     } else if (o.target.batch->done.Arrive()) {
       completed_.Notify();
     }
-  }
-
-  // What stepping one env left for the engine to write.
-  struct Outcome {
-    Target target;
-    StepResult result;
-    std::exception_ptr error;
-  };
-
-  // The env's part of a task: its reset or step (and a same-step
-  // autoreset), writing its own keys; the common keys are Record()'s.
-  void StepEnv(const Task& task, EnvSlot& s, const char* const* action, Outcome* o) {
-    Target& t = o->target;
-    t.pool = this;
-    t.slot = &s;
-    t.batch = task.batch;
-    t.row = task.row;
-    t.claim = &ClaimRingRow;
-    t.claimed = task.batch != nullptr;
-    if (t.claimed) PointAt(s, t.batch, t.row);
-    StateRow out(s.out.data(), t.claimed ? nullptr : &t, KeyTypes{state_types_.data(), num_env_keys_});
-    StepResult& r = o->result;
-    try {
-      if (task.kind == Task::kReset || s.needs_reset) {
-        if (task.has_seed) s.env->Seed(task.seed);
-        s.env->Reset(out);
-        s.elapsed = 0;
-      } else {
-        r = s.env->Step(ActionRow(action, KeyTypes{action_types_.data(), static_cast<int>(action_types_.size())}), out);
-        ++s.elapsed;
-        if (s.max_episode_steps > 0 && s.elapsed >= s.max_episode_steps) r.truncated = true;
-        if (r.terminated) r.discount = 0.0f;
-        if ((r.terminated || r.truncated) && opt_.autoreset == AutoresetMode::kSameStep) {
-          if (!t.claimed) ClaimRingRow(&t);
-          SaveFinal(s, t.batch, t.row);
-          s.env->Reset(out);
-          s.elapsed = 0;
-        }
-      }
-    } catch (...) {
-      o->error = std::current_exception();
-    }
-  }
-
-  // The common keys' arrays of a batch.
-  struct Columns {
-    explicit Columns(const StateBatch* b, int task_key = -1)
-        : reward(reinterpret_cast<float*>(b->key_base[kReward])),
-          terminated(reinterpret_cast<bool*>(b->key_base[kTerminated])),
-          truncated(reinterpret_cast<bool*>(b->key_base[kTruncated])),
-          discount(reinterpret_cast<float*>(b->key_base[kDiscount])),
-          env_id(reinterpret_cast<int32_t*>(b->key_base[kEnvId])),
-          elapsed(reinterpret_cast<int32_t*>(b->key_base[kElapsedStep])),
-          task(task_key >= 0 ? reinterpret_cast<int32_t*>(b->key_base[task_key]) : nullptr) {}
-    float* reward;
-    bool* terminated;
-    bool* truncated;
-    float* discount;
-    int32_t* env_id;
-    int32_t* elapsed;
-    int32_t* task;
-  };
-  Columns ColumnsOf(const StateBatch* b) const { return Columns(b, task_key_); }
-
-  // The engine's part of a task, after StepEnv: claims the row if the env
-  // wrote none, and writes the common keys (and the env's failure).
-  void Record(const Task& task, EnvSlot& s, Outcome* o) {
-    Target& t = o->target;
-    if (!t.claimed) ClaimRingRow(&t);
-    Record(task, s, ColumnsOf(t.batch), o);
-  }
-  void Record(const Task& task, EnvSlot& s, const Columns& c, Outcome* o) {
-    const Target& t = o->target;
-    StateBatch* batch = t.batch;
-    const int row = t.row;
-    StepResult& r = o->result;
-    const bool error = static_cast<bool>(o->error);
-    if (error) {
-      // The env is in an unknown state: its row is zeroed, the episode
-      // ends, and its next task resets it (in both autoreset modes).
-      for (int k = 0; k < num_env_keys_; ++k) std::memset(s.out[k], 0, layout_.row_bytes[kNumCommonKeys + k]);
-      r = StepResult{};
-      r.terminated = true;
-      r.discount = 0.0f;
-      s.needs_reset = true;
-    } else {
-      s.needs_reset = opt_.autoreset == AutoresetMode::kNextStep && (r.terminated || r.truncated);
-    }
-    // float32 like EnvPool's reward; envs compute it in double and it is
-    // rounded once here.
-    c.reward[row] = static_cast<float>(r.reward);
-    c.terminated[row] = r.terminated;
-    c.truncated[row] = r.truncated;
-    c.discount[row] = r.discount;
-    c.env_id[row] = task.env_id;
-    c.elapsed[row] = SaturatedInt32(s.elapsed);
-    if (opt_.autoreset == AutoresetMode::kSameStep && (error || !(r.terminated || r.truncated))) ClearFinal(batch, row);
-    if (c.task != nullptr) c.task[row] = s.task;
-    if (error) batch->AddFailure(task.env_id, std::move(o->error));
   }
 
   // Call()'s path when the calling thread steps all n envs of `batch`
@@ -986,8 +502,9 @@ class EnvPool {
   // call, of which the envs alone take 29.
   void RunHere(Task::Kind kind, const int* env_ids, int n, StateBatch* batch, const char* const* actions,
                const uint64_t* seeds, bool timed) {
-    const Columns columns = ColumnsOf(batch);
-    const std::size_t keys = action_bytes_.size();
+    const Columns columns = envs_.ColumnsOf(batch);
+    const std::vector<std::size_t>& bytes = envs_.action_bytes();
+    const std::size_t keys = bytes.size();
     std::array<const char*, 8> few;
     std::vector<const char*> many(keys > few.size() ? keys : 0);
     const char** action = keys > few.size() ? many.data() : few.data();
@@ -995,75 +512,15 @@ class EnvPool {
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     for (int i = 0; i < n; ++i) {
       if (kind == Task::kStep)
-        for (std::size_t k = 0; k < keys; ++k) action[k] = actions[k] + action_bytes_[k] * i;
+        for (std::size_t k = 0; k < keys; ++k) action[k] = actions[k] + bytes[k] * i;
       const Task task = TaskOf(kind, env_ids, i, batch, seeds);
-      EnvSlot& s = slots_[env_ids[i]];
+      EnvSlot& s = envs_[env_ids[i]];
       o.result = StepResult{};
-      StepEnv(task, s, action, &o);
-      Record(task, s, columns, &o);
+      envs_.Step(task, s, action, &o);
+      envs_.Record(task, s, columns, &o);
     }
-    if (timed && n > 0) AdaptSpinning((std::chrono::steady_clock::now() - start) / n);
+    if (timed && n > 0) wait_.Observe((std::chrono::steady_clock::now() - start) / n);
     if (n > 0 && batch->done.Arrive(n)) completed_.Notify();
-  }
-
-  // Elapsed steps are counted in 64 bits (max_episode_steps=0 never
-  // truncates) and reported as EnvPool's int32, saturating.
-  static int32_t SaturatedInt32(int64_t v) { return static_cast<int32_t>(std::min<int64_t>(v, INT32_MAX)); }
-
-  // Waiting threads spin, then yield, then sleep. Spinning pays off only
-  // when tasks are short (the next one is microseconds away); once a
-  // sampled task takes over 100 us (Atari) a spinning thread would mostly
-  // steal the core of a busy one, so only the yielding phase remains.
-  //
-  // Tasks are claimed in chunks of about kChunkWork of stepping (one
-  // claim per task cost CartPole more than its physics), single when a
-  // task takes longer: a chunk runs on one thread, and a long one would
-  // keep work from an idle thread. And task_ns_, a running mean of the
-  // timed tasks, tells StepsHere which calls stay on the calling thread.
-  void AdaptSpinning(std::chrono::steady_clock::duration took) {
-    const auto ns = std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::nanoseconds>(took).count());
-    // Stored only on a change: every claim reads these.
-    const int chunk = static_cast<int>(std::clamp<int64_t>(kChunkWork.count() / ns, 1, kMaxChunk));
-    if (chunk_.load(std::memory_order_relaxed) != chunk) chunk_.store(chunk, std::memory_order_relaxed);
-    const int64_t old = task_ns_.load(std::memory_order_relaxed);
-    const int64_t estimate = old == kUntimed ? ns : old + (ns - old) / 8;
-    if (estimate != old) task_ns_.store(estimate, std::memory_order_relaxed);
-    if (!may_spin_) return;
-    const int spins = took < std::chrono::microseconds(100) ? kSpins : 0;
-    if (spins_.load(std::memory_order_relaxed) != spins) spins_.store(spins, std::memory_order_relaxed);
-  }
-
-  // How long a waiting thread yields before it sleeps: two tasks' time
-  // (kMinYield to kMaxYield). A sync call's threads finish up to a task
-  // apart, and the next call follows the last of them; one that slept in
-  // between waited for its vCPU to be woken (Pong, 8 envs, 2 threads: with
-  // a fixed 35 us of yields, 1.3-1.9 of the 2 cores were busy; time spent
-  // here when nothing else wants the core is time it would idle).
-  std::chrono::nanoseconds YieldFor() const {
-    const int64_t t = task_ns_.load(std::memory_order_relaxed);
-    return std::clamp(std::chrono::nanoseconds(t == kUntimed ? 0 : 2 * t), kMinYield, kMaxYield);
-  }
-
-  // Same-step autoreset: copy the finished episode's last row aside.
-  void SaveFinal(EnvSlot& s, StateBatch* batch, int row) {
-    const int first = kNumCommonKeys + num_env_keys_;
-    for (int k = 0; k < num_env_keys_; ++k)
-      std::memcpy(batch->Row(first + k, row), s.out[k], layout_.row_bytes[kNumCommonKeys + k]);
-    *reinterpret_cast<int32_t*>(batch->Row(first + num_env_keys_, row)) = SaturatedInt32(s.elapsed);
-  }
-
-  void ClearFinal(StateBatch* batch, int row) {
-    const int first = kNumCommonKeys + num_env_keys_;
-    for (int k = 0; k <= num_env_keys_; ++k) std::memset(batch->Row(first + k, row), 0, layout_.row_bytes[first + k]);
-  }
-
-  void Pin(std::thread& t, int i) {
-    int ncpu = static_cast<int>(std::thread::hardware_concurrency());
-    if (ncpu <= 0) return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET((opt_.thread_affinity_offset + i) % ncpu, &set);
-    pthread_setaffinity_np(t.native_handle(), sizeof(set), &set);
   }
 
   PoolOptions opt_;
@@ -1071,32 +528,38 @@ class EnvPool {
   std::vector<int> env_task_;
   EnvSpec env_spec_;
   StateLayout layout_;
+  PoolEnvs envs_;
   bool sync_ = true;
-  int num_workers_ = 0;
-  ActionQueue queue_;  // lane i: worker i; the last lane (if caller_steps()): receiving threads
-  bool may_spin_ = true;
-  int capacity_ = 0;
+  // The caller steps envs while it waits in recv(), so it is one of the
+  // num_threads stepping threads, in both modes: num_threads - 1 workers
+  // start (a single-env step never leaves the calling thread, and a small
+  // batch pays no thread hand-off). With num_threads workers and a caller
+  // that only waited, async HalfCheetah-v4 (8 envs, batch 4, 2 threads on
+  // 2 cores) ran at half the speed: three threads shared two cores and every
+  // batch paid a wake-up. With num_threads 1 one worker starts, so that
+  // envs still step between send() and recv(), and the caller only waits
+  // (caller_steps_ false): one thread steps at a time, as in EnvPool (bar a
+  // call of cheap envs, WaitPolicy::StepsHere), where a caller that helped
+  // made it two (a process given one core, as Ray's env runners are, used
+  // two).
+  bool caller_steps_;  // whether threads waiting in recv() step queued envs
+  int num_workers_;
+  ActionQueue queue_;  // lane i: worker i; the last lane (if caller_steps_): receiving threads
+  // Batches have one capacity: num_envs in sync mode, batch_size in async mode.
+  int capacity_;
+  // Async mode: the batches envs join as they finish (read by workers).
+  BatchRing ring_;
+  WaitPolicy wait_;
   std::shared_ptr<BatchMemory> memory_;
-  std::shared_ptr<BatchMemory> large_memory_;  // under mu_
-  int num_env_keys_ = 0;
-  int task_key_ = -1;                           // the layout's info:task_id (multi-task pools only)
+  std::shared_ptr<BatchMemory> large_memory_;   // under mu_
   std::unique_ptr<StateLayout> render_layout_;  // at the first Render(), under mu_
-  std::vector<std::size_t> action_bytes_;
-  // Element types of the env's keys, for the debug-build key checks.
-  std::vector<DType> state_types_, action_types_;
-  struct FreeBytes {
-    void operator()(char* p) const { std::free(p); }
-  };
-  std::vector<std::unique_ptr<char, FreeBytes>> action_memory_;  // one array per action key
-  std::vector<EnvSlot> slots_;
   std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};
 
   // Caller-side state, under mu_ (never held while stepping or waiting).
   mutable std::mutex mu_;
   std::condition_variable cv_;  // a send, a second caller or close
-  std::thread::id first_caller_;
-  bool multi_caller_ = false;
+  Callers callers_;
   uint64_t check_stamp_ = 0;
   uint32_t here_calls_ = 0;  // calls stepped by the calling thread alone
   // Per env: the check_stamp_ of the last call that named it (repeats).
@@ -1114,35 +577,7 @@ class EnvPool {
   // writing to them, so they live as long as the pool.
   std::vector<std::shared_ptr<StateBatch>> abandoned_;
 
-  // Async mode ring, read by workers.
-  // Async batch number n lives in slot n % ring_size_, published (release
-  // on `number`, under mu_) when batch n - ring_size_ has been received.
-  struct RingSlot {
-    std::shared_ptr<StateBatch> owner;  // under mu_
-    StateBatch* batch = nullptr;
-    std::atomic<uint64_t> number{UINT64_MAX};
-  };
-  void Publish(uint64_t number) {
-    RingSlot& slot = ring_[number % ring_size_];
-    slot.owner = NewBatch(opt_.batch_size);
-    slot.batch = slot.owner.get();
-    slot.number.store(number, std::memory_order_release);
-  }
-  std::vector<RingSlot> ring_;
-  int ring_size_ = 0;
-  std::atomic<uint64_t> ring_alloc_{0};
   Notifier completed_;
-  static constexpr int kSpins = 2000;
-  static constexpr std::chrono::nanoseconds kMinYield{35000};
-  static constexpr std::chrono::nanoseconds kMaxYield{2000000};
-  std::atomic<int> spins_{kSpins};
-  static constexpr int kMaxChunk = 16;
-  static constexpr std::chrono::nanoseconds kChunkWork{2000};
-  std::atomic<int> chunk_{1};  // tasks per claim, until a task is timed
-  static constexpr std::chrono::nanoseconds kInlineWork{20000};
-  static constexpr std::chrono::nanoseconds kHandOff{300};
-  static constexpr int64_t kUntimed = int64_t{1} << 40;
-  std::atomic<int64_t> task_ns_{kUntimed};  // a running mean of the timed tasks
 };
 
 }  // namespace envpool

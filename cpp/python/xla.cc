@@ -1,6 +1,7 @@
 // XLA FFI handlers: a pool's send, recv and step called from inside compiled
 // JAX programs (envpool/xla.py builds the JAX side: shapes, dtypes and the
-// structure of results).
+// structure of results). The pools they reach are in xla_registry.h; the
+// CUDA handlers' host round trips in cuda_stage.h.
 //
 // A compiled program names its pool by a registry id (an FFI attribute),
 // never by a pointer: a program can outlive its pool (JAX caches compiled
@@ -10,10 +11,10 @@
 // returns.
 //
 // The handlers run on whatever threads XLA picks, without the GIL, and call
-// the same engine as the Python binding. Inputs are checked as the binding
-// checks them, with the same messages; errors go back to XLA as FFI errors
-// (never an abort), with an error code that envpool/xla.py maps back to the
-// Python exception type the binding would raise (see ErrorCodeOf).
+// the same engine as the Python binding. Inputs are checked with the
+// binding's checks (checks.h); errors go back to XLA as FFI errors (never
+// an abort), with an error code that envpool/xla.py maps back to the Python
+// exception type the binding would raise (kCodes).
 //
 // Results are copied once, key by key, from the engine's finished batch into
 // XLA's output buffers (the engine writes rows as envs finish, in memory it
@@ -37,9 +38,15 @@
 #include <utility>
 #include <vector>
 
+#include "cpp/core/checks.h"
+#include "cpp/core/errors.h"
+#include "cpp/core/keys.h"
 #include "cpp/core/pool.h"
+#include "cpp/python/exceptions.h"
+#include "cpp/python/xla_registry.h"
 
 #ifdef ENVPOOL_WITH_XLA
+#include "cpp/python/cuda_stage.h"
 #include "xla/ffi/api/ffi.h"
 #endif
 
@@ -52,111 +59,45 @@ namespace {
 namespace ffi = xla::ffi;
 using envpool::ArraySpec;
 using envpool::DType;
+using envpool::python::Bound;
+using envpool::python::CudaDriver;
+using envpool::python::HostStage;
+using envpool::python::Registry;
+using envpool::python::XlaSlot;
 
-// What the handlers need of one pool, fixed when the pool is bound.
-struct Bound {
-  std::shared_ptr<EnvPool> pool;
-  std::vector<int> all_ids;
-  std::vector<bool> discrete;      // per action key, as the binding decides
-  std::vector<std::string> label;  // per action key: "action" or "action['k']"
+// errors.h's error kinds as XLA error codes; envpool/xla.py maps the codes
+// back to the kinds' Python types (_envpool.xla_error_types()), so an error
+// has the Python path's type.
+struct CodeOfKind {
+  envpool::ErrorKind kind;
+  ffi::ErrorCode code;
+  const char* name;  // as XLA prefixes its messages
 };
-
-std::shared_ptr<const Bound> MakeBound(std::shared_ptr<EnvPool> pool) {
-  auto b = std::make_shared<Bound>();
-  for (int i = 0; i < pool->options().num_envs; ++i) b->all_ids.push_back(i);
-  for (const ArraySpec& a : pool->env_spec().action) {
-    b->discrete.push_back(a.dtype != DType::kFloat32 && a.dtype != DType::kFloat64 && a.shape.empty() &&
-                          std::isfinite(a.low[0]) && std::isfinite(a.high[0]));
-    b->label.push_back(a.name == "action" ? "action" : "action['" + a.name.substr(7) + "']");
-  }
-  b->pool = std::move(pool);
-  return b;
-}
-
-// Bound pools by id. Ids are never reused, so a stale program never reaches
-// another pool. Leaked on purpose: XLA threads may still call in while the
-// interpreter tears down static objects.
-class Registry {
- public:
-  static Registry& Get() {
-    static Registry* r = new Registry;
-    return *r;
-  }
-  int64_t Add(std::shared_ptr<const Bound> b) {
-    std::lock_guard<std::mutex> lock(mu_);
-    const int64_t id = next_++;
-    pools_[id] = std::move(b);
-    return id;
-  }
-  void Set(int64_t id, std::shared_ptr<const Bound> b) {
-    std::lock_guard<std::mutex> lock(mu_);
-    pools_[id].swap(b);  // the old binding is released after the lock
-  }
-  void Remove(int64_t id) {
-    std::shared_ptr<const Bound> gone;  // released (maybe the engine) after the lock
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = pools_.find(id);
-    if (it == pools_.end()) return;
-    gone = std::move(it->second);
-    pools_.erase(it);
-  }
-  std::shared_ptr<const Bound> Find(int64_t id) const {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = pools_.find(id);
-    return it == pools_.end() ? nullptr : it->second;
-  }
-
- private:
-  mutable std::mutex mu_;
-  std::unordered_map<int64_t, std::shared_ptr<const Bound>> pools_;
-  int64_t next_ = 1;
+constexpr CodeOfKind kCodes[] = {
+    {envpool::ErrorKind::kValue, ffi::ErrorCode::kInvalidArgument, "INVALID_ARGUMENT"},
+    {envpool::ErrorKind::kIndex, ffi::ErrorCode::kOutOfRange, "OUT_OF_RANGE"},
+    {envpool::ErrorKind::kMemory, ffi::ErrorCode::kResourceExhausted, "RESOURCE_EXHAUSTED"},
+    {envpool::ErrorKind::kRuntime, ffi::ErrorCode::kFailedPrecondition, "FAILED_PRECONDITION"},
 };
-
-// Python exception type <-> XLA error code; envpool/xla.py holds the same
-// table. Python's own mapping of the C++ types is pybind11's (as the
-// binding raises them).
-ffi::ErrorCode CodeOfCurrent() {
-  try {
-    throw;
-  } catch (const std::invalid_argument&) {
-    return ffi::ErrorCode::kInvalidArgument;  // ValueError
-  } catch (const std::domain_error&) {
-    return ffi::ErrorCode::kInvalidArgument;
-  } catch (const std::length_error&) {
-    return ffi::ErrorCode::kInvalidArgument;
-  } catch (const std::range_error&) {
-    return ffi::ErrorCode::kInvalidArgument;
-  } catch (const std::out_of_range&) {
-    return ffi::ErrorCode::kOutOfRange;  // IndexError
-  } catch (const std::overflow_error&) {
-    return ffi::ErrorCode::kAborted;  // OverflowError
-  } catch (const std::bad_alloc&) {
-    return ffi::ErrorCode::kResourceExhausted;  // MemoryError
-  } catch (...) {
-    return ffi::ErrorCode::kFailedPrecondition;  // RuntimeError
-  }
-}
-
-ffi::ErrorCode ErrorCodeOf(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (...) {
-    return CodeOfCurrent();
-  }
+ffi::ErrorCode CodeOf(envpool::ErrorKind kind) {
+  for (const CodeOfKind& c : kCodes)
+    if (c.kind == kind) return c.code;
+  return ffi::ErrorCode::kUnknown;
 }
 
 // Runs a handler body; whatever it throws becomes an FFI error. Env
 // failures (BatchError) take the code of the first failed env's exception,
-// as the binding raises that exception's type.
+// as the binding raises that exception's type; a non-std exception is
+// UNKNOWN (RuntimeError).
 template <class F>
 ffi::Error Guard(F&& body) {
   try {
     body();
     return ffi::Error::Success();
   } catch (const envpool::BatchError& e) {
-    return ffi::Error(ErrorCodeOf(e.failures[0].error), e.message);
+    return ffi::Error(CodeOf(e.kind()), e.message);
   } catch (const std::exception& e) {
-    return ffi::Error(CodeOfCurrent(), e.what());
+    return ffi::Error(CodeOf(envpool::ErrorKindOfCurrent()), e.what());
   } catch (...) {
     return ffi::Error(ffi::ErrorCode::kUnknown, "unknown exception");
   }
@@ -262,7 +203,7 @@ std::shared_ptr<const Bound> Lookup(int64_t id, const ffi::AnyBuffer& handle, co
   return b;
 }
 
-// The binding's env id checks (PyPool::ToIds), on an integer buffer of any
+// The binding's env id checks (checks.h), on an integer buffer of any
 // width and signedness.
 void ReadIds(const ffi::AnyBuffer& buf, int num_envs, std::vector<int>& ids) {
   ids.clear();
@@ -271,15 +212,10 @@ void ReadIds(const ffi::AnyBuffer& buf, int num_envs, std::vector<int>& ids) {
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
       const T* p = static_cast<const T*>(buf.untyped_data());
       for (size_t i = 0; i < buf.element_count(); ++i) {
-        if constexpr (std::is_unsigned_v<T>) {
-          if (static_cast<uint64_t>(p[i]) > static_cast<uint64_t>(INT64_MAX))
-            throw std::invalid_argument("env_id " + std::to_string(p[i]) + " is out of range");
-        }
-        const auto v = static_cast<int64_t>(p[i]);
-        if (v < 0 || v >= num_envs)
-          throw std::invalid_argument("env_id " + std::to_string(v) + " is out of range [0, " +
-                                      std::to_string(num_envs) + ")");
-        ids.push_back(static_cast<int>(v));
+        if constexpr (std::is_unsigned_v<T>)
+          ids.push_back(envpool::checks::CheckEnvId(static_cast<uint64_t>(p[i]), num_envs));
+        else
+          ids.push_back(envpool::checks::CheckEnvId(static_cast<int64_t>(p[i]), num_envs));
       }
     } else {
       throw std::invalid_argument("env_id must hold integers");
@@ -288,33 +224,21 @@ void ReadIds(const ffi::AnyBuffer& buf, int num_envs, std::vector<int>& ids) {
   if (!known) throw std::invalid_argument("env_id must hold integers");
 }
 
-// The binding's range check of a discrete action (PyPool::CheckRange): on
-// the values as given, before any cast, with the same message.
-template <class S>
-void CheckRange(const ArraySpec& spec, const S* p, size_t count, const std::string& label) {
-  const auto lo = static_cast<int64_t>(spec.low[0]), hi = static_cast<int64_t>(spec.high[0]);
-  // A branch-free pass in the values' own type first (it vectorises); the
-  // loop below finds the offending row.
-  if constexpr (std::is_signed_v<S>) {
-    if (lo >= std::numeric_limits<S>::min() && hi <= std::numeric_limits<S>::max()) {
-      const S l = static_cast<S>(lo), h = static_cast<S>(hi);
-      bool any = false;
-      for (size_t i = 0; i < count; ++i) any |= (p[i] < l) | (p[i] > h);
-      if (!any) return;
-    }
-  }
-  for (size_t i = 0; i < count; ++i) {
-    bool out;
-    if constexpr (std::is_unsigned_v<S>) {
-      const auto v = static_cast<uint64_t>(p[i]);
-      out = (hi < 0 || v > static_cast<uint64_t>(hi)) || (lo > 0 && v < static_cast<uint64_t>(lo));
-    } else {
-      const auto v = static_cast<int64_t>(p[i]);
-      out = v < lo || v > hi;
-    }
-    if (out)
-      throw std::invalid_argument(label + " " + std::to_string(p[i]) + " (row " + std::to_string(i) +
-                                  ") is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+// NumPy's name of an XLA element type, for messages.
+const char* TypeName(ffi::DataType t) {
+  switch (t) {
+    case ffi::DataType::PRED:
+      return "bool";
+    case ffi::DataType::F16:
+      return "float16";
+    case ffi::DataType::BF16:
+      return "bfloat16";
+    case ffi::DataType::F32:
+      return "float32";
+    case ffi::DataType::F64:
+      return "float64";
+    default:
+      return "unknown";
   }
 }
 
@@ -323,22 +247,20 @@ void CheckRange(const ArraySpec& spec, const S* p, size_t count, const std::stri
 const char* ConvertAction(const Bound& b, std::size_t k, const ffi::AnyBuffer& a, int n, std::vector<char>& store) {
   const ArraySpec& spec = b.pool->env_spec().action[k];
   const size_t count = static_cast<size_t>(n) * spec.NumElements();
-  if (a.element_count() != count) throw std::invalid_argument(b.label[k] + " has the wrong number of elements");
+  if (a.element_count() != count)
+    throw std::invalid_argument(envpool::ActionLabel(spec.name) + " has the wrong number of elements");
   const bool to_float = spec.dtype == DType::kFloat32 || spec.dtype == DType::kFloat64;
   const char* result = static_cast<const char*>(a.untyped_data());
   const bool known = VisitType(a.element_type(), [&](auto* tag) {
     using S = Elem<decltype(tag)>;
     if constexpr (std::is_same_v<S, bool>) {
-      throw std::invalid_argument(b.label[k] + " has dtype bool, which cannot be cast to " +
-                                  envpool::DTypeName(spec.dtype));
+      throw std::invalid_argument(envpool::checks::CannotCast(spec, TypeName(a.element_type())));
     } else {
       const S* p = static_cast<const S*>(a.untyped_data());
       if constexpr (std::is_floating_point_v<S>) {
-        if (!to_float)
-          throw std::invalid_argument(b.label[k] + " has a float dtype, which cannot be cast to " +
-                                      envpool::DTypeName(spec.dtype));
+        if (!to_float) throw std::invalid_argument(envpool::checks::CannotCast(spec, TypeName(a.element_type())));
       } else {
-        if (b.discrete[k]) CheckRange(spec, p, count, b.label[k]);
+        if (b.discrete[k]) envpool::checks::CheckActionRange(spec, p, count);
       }
       if (a.element_type() == FfiType(spec.dtype)) return;
       store.resize(count * envpool::DTypeSize(spec.dtype));
@@ -350,7 +272,7 @@ const char* ConvertAction(const Bound& b, std::size_t k, const ffi::AnyBuffer& a
       result = store.data();
     }
   });
-  if (!known) throw std::invalid_argument(b.label[k] + " has an unsupported dtype");
+  if (!known) throw std::invalid_argument(envpool::ActionLabel(spec.name) + " has an unsupported dtype");
   return result;
 }
 
@@ -500,137 +422,6 @@ XLA_FFI_DEFINE_HANDLER(
     kStep, StepCpu,
     ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().RemainingArgs().Ret<ffi::AnyBuffer>().RemainingRets().Attr<int64_t>("pool"));
 
-// CUDA: the same operations on host copies. The inputs are copied to the
-// host on XLA's stream (after whatever computed them), the engine runs on
-// the host, and the results go back on that stream; the call returns when
-// they are there (its host buffers are reused by the next call). CUDA's
-// driver library is opened at the first GPU call, so the extension neither
-// links nor needs CUDA on machines without a GPU.
-class CudaDriver {
- public:
-  using Result = int;              // CUresult; 0 is CUDA_SUCCESS
-  using Ptr = unsigned long long;  // NOLINT(runtime/int): CUdeviceptr
-
-  static const CudaDriver& Get() {
-    static const CudaDriver* d = new CudaDriver;  // leaked: XLA threads may call at exit
-    if (!d->error_.empty()) throw std::runtime_error(d->error_);
-    return *d;
-  }
-
-  void ToHost(void* dst, const void* src, std::size_t n, void* stream) const {
-    Check(dtoh_(dst, reinterpret_cast<Ptr>(src), n, stream), "cuMemcpyDtoHAsync");
-  }
-  void ToDevice(void* dst, const void* src, std::size_t n, void* stream) const {
-    Check(htod_(reinterpret_cast<Ptr>(dst), src, n, stream), "cuMemcpyHtoDAsync");
-  }
-  void Sync(void* stream) const { Check(sync_(stream), "cuStreamSynchronize"); }
-  // Makes the stream's context current on this thread for a scope (XLA's
-  // thread normally has it current already; pushing it again is harmless).
-  void* PushContext(void* stream) const {
-    void* ctx = nullptr;
-    Check(stream_ctx_(stream, &ctx), "cuStreamGetCtx");
-    Check(push_(ctx), "cuCtxPushCurrent");
-    return ctx;
-  }
-  void PopContext() const {
-    void* ctx = nullptr;
-    Check(pop_(&ctx), "cuCtxPopCurrent");
-  }
-
- private:
-  CudaDriver() {
-    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (lib == nullptr) {
-      error_ = "envpool xla: a GPU call, but CUDA's driver library (libcuda.so.1) cannot be opened";
-      return;
-    }
-    auto sym = [&](auto& fn, const char* name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
-      if (fn == nullptr && error_.empty()) error_ = std::string("envpool xla: libcuda.so.1 lacks ") + name;
-    };
-    sym(dtoh_, "cuMemcpyDtoHAsync_v2");
-    sym(htod_, "cuMemcpyHtoDAsync_v2");
-    sym(sync_, "cuStreamSynchronize");
-    sym(stream_ctx_, "cuStreamGetCtx");
-    sym(push_, "cuCtxPushCurrent_v2");
-    sym(pop_, "cuCtxPopCurrent_v2");
-  }
-  static void Check(Result r, const char* what) {
-    if (r != 0)
-      throw std::runtime_error(std::string("envpool xla: ") + what + " failed (CUDA error " + std::to_string(r) + ")");
-  }
-
-  std::string error_;
-  Result (*dtoh_)(void*, Ptr, std::size_t, void*) = nullptr;
-  Result (*htod_)(Ptr, const void*, std::size_t, void*) = nullptr;
-  Result (*sync_)(void*) = nullptr;
-  Result (*stream_ctx_)(void*, void**) = nullptr;
-  Result (*push_)(void*) = nullptr;
-  Result (*pop_)(void**) = nullptr;
-};
-
-// Host copies of one call's device buffers, and their views.
-class HostStage {
- public:
-  // Call in this order: In() for every input, Fetch(), Out() for every
-  // output, the operation on the views, then Publish().
-  void Begin(void* stream) {
-    stream_ = stream;
-    used_ = 0;
-    outs_.clear();
-  }
-  ffi::AnyBuffer In(const ffi::AnyBuffer& dev) {
-    Slot& s = Take(dev);
-    CudaDriver::Get().ToHost(s.bytes.data(), dev.untyped_data(), dev.size_bytes(), stream_);
-    return ffi::AnyBuffer(&s.desc);
-  }
-  std::vector<ffi::AnyBuffer> In(const std::vector<ffi::AnyBuffer>& dev) {
-    std::vector<ffi::AnyBuffer> v;
-    for (const ffi::AnyBuffer& d : dev) v.push_back(In(d));
-    return v;
-  }
-  void Fetch() { CudaDriver::Get().Sync(stream_); }
-  ffi::AnyBuffer Out(const ffi::AnyBuffer& dev) {
-    Slot& s = Take(dev);
-    outs_.push_back({&s, dev.untyped_data()});
-    return ffi::AnyBuffer(&s.desc);
-  }
-  std::vector<ffi::AnyBuffer> Out(const std::vector<ffi::AnyBuffer>& dev) {
-    std::vector<ffi::AnyBuffer> v;
-    for (const ffi::AnyBuffer& d : dev) v.push_back(Out(d));
-    return v;
-  }
-  void Publish() {
-    for (const auto& [slot, dev] : outs_)
-      CudaDriver::Get().ToDevice(dev, slot->bytes.data(), slot->bytes.size(), stream_);
-    CudaDriver::Get().Sync(stream_);
-  }
-
- private:
-  struct Slot {
-    std::vector<char> bytes;
-    std::vector<int64_t> dims;
-    XLA_FFI_Buffer desc;
-  };
-  Slot& Take(const ffi::AnyBuffer& dev) {
-    if (used_ == slots_.size()) slots_.push_back(std::make_unique<Slot>());
-    Slot& s = *slots_[used_++];
-    s.bytes.resize(dev.size_bytes());
-    s.dims.assign(dev.dimensions().begin(), dev.dimensions().end());
-    s.desc = XLA_FFI_Buffer{XLA_FFI_Buffer_STRUCT_SIZE,
-                            nullptr,
-                            static_cast<XLA_FFI_DataType>(dev.element_type()),
-                            s.bytes.data(),
-                            static_cast<int64_t>(s.dims.size()),
-                            s.dims.data()};
-    return s;
-  }
-  void* stream_ = nullptr;
-  std::size_t used_ = 0;
-  std::vector<std::unique_ptr<Slot>> slots_;  // stable addresses: views point at them
-  std::vector<std::pair<Slot*, void*>> outs_;
-};
-
 // Runs body(stage) with the stream's context current; the stage is this
 // thread's (views stay valid for the call).
 template <class F>
@@ -713,22 +504,6 @@ XLA_FFI_DEFINE_HANDLER(kStepCuda, StepCuda,
                            .RemainingRets()
                            .Attr<int64_t>("pool"));
 
-// A pool's place in the registry, owned by its Python pool object: bound to
-// the pool's engine (rebound when the Python pool rebuilds its engine) and
-// removed when the Python object goes.
-class XlaSlot {
- public:
-  explicit XlaSlot(std::shared_ptr<EnvPool> pool) : id_(Registry::Get().Add(MakeBound(std::move(pool)))) {}
-  ~XlaSlot() { Registry::Get().Remove(id_); }
-  XlaSlot(const XlaSlot&) = delete;
-  XlaSlot& operator=(const XlaSlot&) = delete;
-  void Bind(std::shared_ptr<EnvPool> pool) { Registry::Get().Set(id_, MakeBound(std::move(pool))); }
-  int64_t id() const { return id_; }
-
- private:
-  int64_t id_;
-};
-
 py::capsule Capsule(XLA_FFI_Handler* handler) { return py::capsule(reinterpret_cast<void*>(handler)); }
 
 }  // namespace
@@ -763,6 +538,16 @@ void RegisterXla(py::module_& m) {
         return d;
       },
       "The XLA FFI handlers for CUDA GPUs (host round trips through libcuda, opened at the first call)");
+  m.def(
+      "xla_error_types",
+      [] {
+        py::dict d;
+        for (const CodeOfKind& c : kCodes)
+          d[c.name] = py::reinterpret_borrow<py::object>(envpool::python::PythonType(c.kind));
+        d["UNKNOWN"] = py::reinterpret_borrow<py::object>(PyExc_RuntimeError);
+        return d;
+      },
+      "{XLA error code: the Python exception type of its error kind} (errors.h's table)");
 #else
   m.attr("has_xla") = false;
 #endif

@@ -3,14 +3,16 @@
 // Not a task: reachable only as envpool._envpool.Pool("Busy", {...}).
 //
 // action >= 0: busy-wait that many microseconds, then count the step.
-// action -1 / -2 / -3 / -4: throw std::invalid_argument / std::out_of_range /
-// std::runtime_error / a non-std exception (before writing anything).
+// action -1 / -2 / -3 / -4 / -5 / -6: throw std::invalid_argument /
+// std::out_of_range / std::runtime_error / a non-std exception /
+// std::range_error / std::bad_alloc (before writing anything).
 // The observation is (env id, steps since reset, reset count); reset takes
 // `reset_micros`.
 #ifndef ENVPOOL_TESTING_BUSY_H_
 #define ENVPOOL_TESTING_BUSY_H_
 
 #include <chrono>
+#include <new>
 #include <stdexcept>
 
 #include "cpp/core/env.h"
@@ -28,7 +30,7 @@ class Busy : public Env {
   }
   struct Spec : EnvSpec {
     StateKey<int64_t> obs = AddState<int64_t>("obs", {3});
-    ActionKey<int32_t> action = AddAction<int32_t>("action", {}, {-4}, {10'000'000});
+    ActionKey<int32_t> action = AddAction<int32_t>("action", {}, {-6}, {10'000'000});
   };
 
   void Reset(const StateRow& out) override {
@@ -49,6 +51,10 @@ class Busy : public Env {
         throw std::runtime_error("Busy: asked to fail with runtime_error");
       case -4:
         throw 42;
+      case -5:
+        throw std::range_error("Busy: asked to fail with range_error");
+      case -6:
+        throw std::bad_alloc();
       default:
         break;
     }

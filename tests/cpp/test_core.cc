@@ -9,12 +9,14 @@
 #include <functional>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "cpp/core/action_queue.h"
 #include "cpp/core/futex.h"
 #include "cpp/core/pool.h"
+#include "cpp/core/ring.h"
 
 using namespace envpool;
 
@@ -599,6 +601,89 @@ void TestKeyChecks() {
   std::puts("key checks ok");
 }
 
+// The async ring's claim protocol, on one thread: rows go to batches in
+// order; a claim whose slot still holds the batch this thread is receiving
+// republishes that slot as soon as the batch is complete and proceeds; once
+// the pool is closed, a claim that would wait gets a discard batch.
+struct RingHost : BatchRing::Host {
+  StateLayout layout{{Spec<int32_t>("x", {})}};
+  BatchRing* ring = nullptr;
+  bool is_closed = false;
+  std::vector<uint64_t> republished;
+  std::vector<std::shared_ptr<StateBatch>> kept;
+  std::shared_ptr<StateBatch> Make(int rows) {
+    auto memory = std::make_shared<BatchMemory>(BatchBytes(layout, rows));
+    auto b = std::make_shared<StateBatch>(layout, rows, rows, memory->Get());
+    kept.push_back(b);
+    return b;
+  }
+  bool closed() const override { return is_closed; }
+  void Republish(uint64_t number) override {
+    republished.push_back(number);
+    ring->Publish(number, Make(2));
+  }
+  StateBatch* DiscardBatch() override { return Make(1).get(); }
+};
+
+void TestRingClaims() {
+  RingHost host;
+  BatchRing ring(&host, /*batch_size=*/2, /*size=*/3);
+  host.ring = &ring;
+  std::vector<std::shared_ptr<StateBatch>> batches;
+  for (uint64_t n = 0; n < 3; ++n) {
+    batches.push_back(host.Make(2));
+    ring.Publish(n, batches.back());
+    CHECK(ring.Published(n) && ring.Owner(n) == batches.back());
+  }
+  CHECK(!ring.Published(3));
+  for (int i = 0; i < 6; ++i) {
+    const BatchRing::Row r = ring.Claim();
+    CHECK(r.batch == batches[i / 2].get() && r.row == i % 2);
+  }
+  // This thread receives batch 0, which is complete: the claim of batch
+  // 3's first row republishes slot 0 for batch 3 rather than wait.
+  BatchRing::Ticket& mine = BatchRing::Receiving();
+  mine = BatchRing::Ticket{&ring, 0, false};
+  CHECK(batches[0]->done.Arrive(2));
+  const BatchRing::Row r3 = ring.Claim();
+  CHECK(mine.published && host.republished == std::vector<uint64_t>{3});
+  CHECK(ring.Published(3) && r3.batch == ring.Owner(3).get() && r3.row == 0);
+  CHECK(ring.Claim().batch == r3.batch);  // batch 3's second row: its slot is ready
+  // Batch 4's slot still holds batch 1, which nobody republishes: once the
+  // pool is closed the claim goes to a one-row discard batch.
+  host.is_closed = true;
+  const BatchRing::Row discard = ring.Claim();
+  CHECK(discard.batch != batches[1].get() && discard.batch->capacity == 1 && discard.row == 0);
+  CHECK(host.republished.size() == 1);
+  mine = BatchRing::Ticket{};
+  // A ticket of another ring is not this thread's batch: no early publish.
+  BatchRing other(&host, 2, 3);
+  mine = BatchRing::Ticket{&other, 1, false};
+  CHECK(ring.Claim().batch->capacity == 1 && !mine.published);
+  mine = BatchRing::Ticket{};
+  std::puts("ring claims ok");
+}
+
+// RegisterFamily refuses a family without a kind and a repeated name.
+void TestRegisterFamily() {
+  auto refused = [](Family f, const std::string& word) {
+    try {
+      RegisterFamily(std::move(f));
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what()).find(word) != std::string::npos;
+    }
+    return false;
+  };
+  Family f = CountingFamily();
+  f.name = "RegisterTest";
+  CHECK(refused(f, "RegisterTest"));  // no kind
+  f.kind = "testing";
+  RegisterFamily(f);
+  CHECK(FindFamily("RegisterTest") != nullptr);
+  CHECK(refused(f, "already registered"));
+  std::puts("register family ok");
+}
+
 int main() {
   TestKeyChecks();
   std::setvbuf(stdout, nullptr, _IONBF, 0);
@@ -620,6 +705,8 @@ int main() {
   TestCloseWakesWaiter();
   TestEnvErrors();
   TestWhereCallsStep();
+  TestRingClaims();
+  TestRegisterFamily();
   std::puts("all ok");
   std::fflush(stdout);
   return 0;
