@@ -167,6 +167,10 @@ def _stack_spec(spec: tuple, k: int, channels: bool = False) -> tuple:
 def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
     """Resolve a task id (or a list / dict of them: a multi-task pool) and user config
     into a validated EnvSpec."""
+    from envpool import python_env  # your own Python envs, in worker processes
+
+    if python_env.is_python_task(task_id):
+        return python_env.make_pool_spec(task_id, config)
     if isinstance(task_id, (list, tuple, dict)):
         return _multi_task_spec(task_id, config)
     if "task_options" in config:
@@ -363,6 +367,10 @@ class PoolBase(EnvPoolMixin):
         self._xla_slot: Any = None  # this pool's place in the XLA registry, once xla() is called
 
     def _new_pool(self) -> Any:
+        if self.spec.family == "PyProc":
+            from envpool.python_env import new_pool
+
+            return new_pool(self.spec, self._WITH_DISCOUNT)
         if self.spec.task_ids:
             spec = self.spec
             return _envpool.Pool(

@@ -6,11 +6,17 @@
 // into (obs, reward, terminated, truncated, discount, info, final).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <linux/futex.h>
 #include <pybind11/stl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -872,6 +878,36 @@ PYBIND11_MODULE(_envpool, m) {
         "(config, state_spec, action_spec) of a family under a config, without making envs");
   m.def("raw_ceiling", &RawCeiling, py::arg("family"), py::arg("config"), py::arg("num_threads"), py::arg("seconds"),
         "Steps/s of the bare emulator/simulator, one env per thread, no engine");
+
+  // Process-shared futex words (e.g. in a shared-memory segment that worker
+  // processes step envs through): the address is an integer, the word a
+  // uint32. Not a public API.
+  m.def(
+      "_futex_wait",
+      [](uintptr_t addr, uint32_t expected, double timeout_s) {
+        auto* word = reinterpret_cast<std::atomic<uint32_t>*>(addr);
+        if (word->load(std::memory_order_acquire) != expected) return true;
+        py::gil_scoped_release release;
+        timespec t{static_cast<time_t>(timeout_s), static_cast<long>((timeout_s - static_cast<time_t>(timeout_s)) * 1e9)};
+        syscall(SYS_futex, word, FUTEX_WAIT, expected, timeout_s >= 0 ? &t : nullptr, nullptr, 0);
+        return word->load(std::memory_order_acquire) != expected;
+      },
+      py::arg("addr"), py::arg("expected"), py::arg("timeout_s"),
+      "Sleep while the uint32 at addr holds expected (at most timeout_s; < 0: no limit); whether it changed");
+  m.def(
+      "_futex_store_wake",
+      [](uintptr_t addr, uint32_t value) {
+        auto* word = reinterpret_cast<std::atomic<uint32_t>*>(addr);
+        word->store(value, std::memory_order_release);
+        syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+      },
+      py::arg("addr"), py::arg("value"), "Store value (release) in the uint32 at addr and wake its waiters");
+  m.def(
+      "_futex_wake",
+      [](uintptr_t addr) {
+        syscall(SYS_futex, reinterpret_cast<uint32_t*>(addr), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+      },
+      py::arg("addr"), "Wake the waiters on the uint32 at addr");
 
   RegisterXla(m);  // before Pool: Pool._engine returns its engine type
   py::class_<PyPool>(m, "Pool")
