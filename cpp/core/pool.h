@@ -142,6 +142,8 @@ class EnvPool {
     for (const ArraySpec& a : env_spec_.action) action_types_.push_back(a.dtype);
     if (pool_tasks_.size() > 1) task_key_ = static_cast<int>(layout_.specs.size()) - 1;
     CreateEnvs();
+    prepares_ = std::all_of(pool_tasks_.begin(), pool_tasks_.end(),
+                            [](const PoolTask& t) { return t.family->steps_elsewhere; });
     if (!sync_) {
       ring_ = std::vector<RingSlot>(ring_size_);
       for (int i = 0; i < ring_size_; ++i) Publish(i);
@@ -234,7 +236,7 @@ class EnvPool {
       batch = NewBatch(n);
       // With num_threads 1 the one stepping thread may as well be this
       // one while no other env is in flight: no hand-off, no wake-up.
-      here = StepsHere(n) || (!caller_steps() && in_flight_total_.load() == 0);
+      here = prepares_ || StepsHere(n) || (!caller_steps() && in_flight_total_.load() == 0);
       timed = here && (++here_calls_ & 15) == 0;
       Queue(kind, env_ids, n, actions, seeds, batch.get(), /*push=*/!here);
     }
@@ -993,6 +995,23 @@ class EnvPool {
     const char** action = keys > few.size() ? many.data() : few.data();
     Outcome o;
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    // Envs whose steps run elsewhere all start first, then are waited for
+    // in turn (see Env::Prepare).
+    if (prepares_) {
+      for (int i = 0; i < n; ++i) {
+        if (kind == Task::kStep)
+          for (std::size_t k = 0; k < keys; ++k) action[k] = actions[k] + action_bytes_[k] * i;
+        const Task task = TaskOf(kind, env_ids, i, batch, seeds);
+        EnvSlot& s = slots_[env_ids[i]];
+        const bool reset = task.kind == Task::kReset || s.needs_reset;
+        const ActionRow row(action, KeyTypes{action_types_.data(), static_cast<int>(action_types_.size())});
+        try {
+          s.env->Prepare(reset ? nullptr : &row, reset && task.has_seed ? &task.seed : nullptr);
+        } catch (...) {
+          // A hint only: the env's Reset/Step reports what went wrong.
+        }
+      }
+    }
     for (int i = 0; i < n; ++i) {
       if (kind == Task::kStep)
         for (std::size_t k = 0; k < keys; ++k) action[k] = actions[k] + action_bytes_[k] * i;
@@ -1075,6 +1094,9 @@ class EnvPool {
   int num_workers_ = 0;
   ActionQueue queue_;  // lane i: worker i; the last lane (if caller_steps()): receiving threads
   bool may_spin_ = true;
+  // Every task's family steps its envs elsewhere (Family::steps_elsewhere):
+  // a call's envs are prepared, then stepped, on the calling thread.
+  bool prepares_ = false;
   int capacity_ = 0;
   std::shared_ptr<BatchMemory> memory_;
   std::shared_ptr<BatchMemory> large_memory_;  // under mu_

@@ -197,15 +197,19 @@ class ProcEnv : public Env {
   }
 
   void Reset(const StateRow& out) override {
-    Call(kCmdReset);
+    if (Posted(kCmdReset)) {
+      has_seed_ = false;  // the posted reset carried it
+    } else {
+      Call(kCmdReset);
+    }
     CopyOut(out);
   }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
-    for (std::size_t k = 0; k < layout_.action.size(); ++k)
-      std::memcpy(slot_ + layout_.action_off[k], ActionPtr(action, static_cast<int>(k), layout_.action[k].dtype),
-                  layout_.action[k].NumBytes());
-    Call(kCmdStep);
+    if (!Posted(kCmdStep)) {
+      CopyActions(action);
+      Call(kCmdStep);
+    }
     CopyOut(out);
     StepResult r;
     std::memcpy(&r.reward, slot_ + 32, sizeof(double));
@@ -214,8 +218,25 @@ class ProcEnv : public Env {
     return r;
   }
 
+  // Hands the step (or reset) to the worker now; the Step/Reset that
+  // follows waits for it. Anything unusual (a replaced or broken worker) is
+  // left to that call.
+  void Prepare(const ActionRow* action, const uint64_t* seed) override {
+    if (posted_ != 0) return;
+    const uint32_t g = U32(record_ + 4)->load(std::memory_order_acquire);
+    if (g != gen_ || U32(record_ + 16)->load() != 0) return;
+    if (action != nullptr) {
+      CopyActions(*action);
+      Post(kCmdStep, g);
+    } else {
+      if (seed != nullptr) Seed(*seed);
+      Post(kCmdReset, g);
+    }
+  }
+
   std::array<int, 2> RenderSize() const override { return {render_h_, render_w_}; }
   void Render(uint8_t* rgb) override {
+    Posted(0);
     Call(kCmdRender);
     std::memcpy(rgb, slot_ + layout_.render_off, static_cast<std::size_t>(render_h_) * render_w_ * 3);
   }
@@ -241,9 +262,25 @@ class ProcEnv : public Env {
            "); its envs are re-created and reset on their next step";
   }
 
+  void CopyActions(const ActionRow& action) {
+    for (std::size_t k = 0; k < layout_.action.size(); ++k)
+      std::memcpy(slot_ + layout_.action_off[k], ActionPtr(action, static_cast<int>(k), layout_.action[k].dtype),
+                  layout_.action[k].NumBytes());
+  }
+
+  // Whether a request for cmd was posted by Prepare (then waited for here).
+  // One for another command is waited for and dropped.
+  bool Posted(uint32_t cmd) {
+    if (posted_ == 0) return false;
+    const uint32_t was = posted_;
+    posted_ = 0;
+    Wait();
+    if (was == cmd) return true;
+    return false;
+  }
+
   void Call(uint32_t cmd) {
-    std::atomic<uint32_t>* gen = U32(record_ + 4);
-    uint32_t g = gen->load(std::memory_order_acquire);
+    const uint32_t g = U32(record_ + 4)->load(std::memory_order_acquire);
     if (g != gen_) {
       // The worker was replaced since this env last ran: the env it held
       // is gone. A reset simply starts on the new one.
@@ -252,20 +289,33 @@ class ProcEnv : public Env {
     }
     if (U32(record_ + 16)->load() != 0)
       throw std::runtime_error(Who() + ": its worker process could not be restarted");
+    Post(cmd, g);
+    posted_ = 0;
+    Wait();
+  }
+
+  void Post(uint32_t cmd, uint32_t g) {
     U32(slot_ + 8)->store(cmd, std::memory_order_relaxed);
     U32(slot_ + 12)->store(g, std::memory_order_relaxed);
     std::memcpy(slot_ + 16, &seed_, sizeof(seed_));
     U32(slot_ + 24)->store(cmd == kCmdReset && has_seed_ ? 1 : 0, std::memory_order_relaxed);
     if (cmd == kCmdReset) has_seed_ = false;
     std::atomic<uint32_t>* req = U32(slot_);
-    std::atomic<uint32_t>* done = U32(slot_ + 4);
-    const uint32_t want = req->load(std::memory_order_relaxed) + 1;
-    req->store(want, std::memory_order_release);
+    want_ = req->load(std::memory_order_relaxed) + 1;
+    posted_gen_ = g;
+    posted_ = cmd;
+    req->store(want_, std::memory_order_release);
     std::atomic<uint32_t>* doorbell = U32(record_ + 8);
     doorbell->fetch_add(1, std::memory_order_acq_rel);
     Futex(doorbell, FUTEX_WAKE, 1, nullptr);
-    // Wait for the worker, noticing a closing pool, a dead worker and the
-    // step timeout (the segment's owner wakes us on the first two).
+  }
+
+  // Waits for the posted request, noticing a closing pool, a dead worker
+  // and the step timeout (the segment's owner wakes us on the first two).
+  void Wait() {
+    const uint32_t want = want_, g = posted_gen_;
+    std::atomic<uint32_t>* gen = U32(record_ + 4);
+    std::atomic<uint32_t>* done = U32(slot_ + 4);
     const auto start = std::chrono::steady_clock::now();
     for (int spin = 0; spin < 64; ++spin)
       if (done->load(std::memory_order_acquire) == want) break;
@@ -361,6 +411,8 @@ class ProcEnv : public Env {
   uint32_t gen_ = 0;
   uint64_t seed_ = 0;
   bool has_seed_ = false;
+  uint32_t posted_ = 0;  // the command Prepare posted, 0 if none
+  uint32_t want_ = 0, posted_gen_ = 0;
 };
 
 }  // namespace envpool::pyproc

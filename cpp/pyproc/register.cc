@@ -16,6 +16,7 @@ void Register() {
                     },
                     nullptr};
   f.kind = "python";
+  f.steps_elsewhere = true;
   envpool::RegisterFamily(std::move(f));
 }
 
