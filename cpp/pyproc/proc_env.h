@@ -18,7 +18,8 @@
 //                 u32 broken (the worker could not be restarted)
 //   env slot i (slot_bytes each, from 64 + 64 * num_workers):
 //     control (64): u32 req, u32 done, u32 cmd, u32 gen, u64 seed, u32 has_seed,
-//                   u32 status, f64 reward, u8 terminated, u8 truncated
+//                   u32 status, f64 reward, u8 terminated, u8 truncated, u32 error_req
+//                   (@44: the request an error answers), u32 begun (@48: the request taken up)
 //     each action array, then each state array (8-byte aligned, in spec order),
 //     the render frame (h * w * 3), the error text (u32 length, then UTF-8).
 #ifndef ENVPOOL_PYPROC_PROC_ENV_H_
@@ -316,7 +317,7 @@ class ProcEnv : public Env {
     const uint32_t want = want_, g = posted_gen_;
     std::atomic<uint32_t>* gen = U32(record_ + 4);
     std::atomic<uint32_t>* done = U32(slot_ + 4);
-    const auto start = std::chrono::steady_clock::now();
+    auto start = std::chrono::steady_clock::now();
     for (int spin = 0; spin < 64; ++spin)
       if (done->load(std::memory_order_acquire) == want) break;
     for (;;) {
@@ -331,8 +332,12 @@ class ProcEnv : public Env {
         gen_ = gen->load(std::memory_order_acquire);
         throw std::runtime_error(DeathMessage());
       }
-      if (step_timeout_ > 0 &&
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > step_timeout_) {
+      // The timeout counts from when the worker took the request up (not
+      // while a new worker starts).
+      if (step_timeout_ > 0 && U32(slot_ + 48)->load(std::memory_order_acquire) != want)
+        start = std::chrono::steady_clock::now();
+      else if (step_timeout_ > 0 &&
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > step_timeout_) {
         const int32_t pid = static_cast<int32_t>(U32(record_)->load());
         if (pid > 0) kill(pid, SIGKILL);
         // Wait for the owner to replace the worker, so that this env's next

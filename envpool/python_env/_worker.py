@@ -209,6 +209,7 @@ def _serve(mm: mmap.mmap, envs: list[Any], spec: dict[str, Any], worker: int, ge
         return ERROR
 
     def handle(k: int, req: int) -> None:
+        ctl[k, 12] = req  # begun: the step timeout counts from here
         cmd = ctl[k, 2]
         env = envs[k]
         status = OK
