@@ -46,8 +46,11 @@ class DictEnv(gymnasium.Env):
         super().reset(seed=seed)
         self.pos = self.np_random.normal(size=2)
         self.count = 0
-        return self._obs(), {"draw": float(self.np_random.random()), "vec": np.arange(3, dtype=np.int32),
-                             "text": "dropped"}
+        return self._obs(), {
+            "draw": float(self.np_random.random()),
+            "vec": np.arange(3, dtype=np.int32),
+            "text": "dropped",
+        }
 
     def step(self, action: dict[str, Any]) -> Any:
         assert action["move"].dtype == np.float32 and action["move"].shape == (2,)

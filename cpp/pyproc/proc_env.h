@@ -34,8 +34,8 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
@@ -288,8 +288,7 @@ class ProcEnv : public Env {
       gen_ = g;
       if (cmd != kCmdReset) throw std::runtime_error(DeathMessage());
     }
-    if (U32(record_ + 16)->load() != 0)
-      throw std::runtime_error(Who() + ": its worker process could not be restarted");
+    if (U32(record_ + 16)->load() != 0) throw std::runtime_error(Who() + ": its worker process could not be restarted");
     Post(cmd, g);
     posted_ = 0;
     Wait();

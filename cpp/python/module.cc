@@ -4,9 +4,9 @@
 // defaults, actions are checked and cast against the action specs, and a
 // finished batch becomes NumPy views (no copy) of the batch memory, grouped
 // into (obs, reward, terminated, truncated, discount, info, final).
+#include <linux/futex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
-#include <linux/futex.h>
 #include <pybind11/stl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -888,7 +888,8 @@ PYBIND11_MODULE(_envpool, m) {
         auto* word = reinterpret_cast<std::atomic<uint32_t>*>(addr);
         if (word->load(std::memory_order_acquire) != expected) return true;
         py::gil_scoped_release release;
-        timespec t{static_cast<time_t>(timeout_s), static_cast<long>((timeout_s - static_cast<time_t>(timeout_s)) * 1e9)};
+        timespec t{static_cast<time_t>(timeout_s),
+                   static_cast<long>((timeout_s - static_cast<time_t>(timeout_s)) * 1e9)};
         syscall(SYS_futex, word, FUTEX_WAIT, expected, timeout_s >= 0 ? &t : nullptr, nullptr, 0);
         return word->load(std::memory_order_acquire) != expected;
       },

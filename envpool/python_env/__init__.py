@@ -35,8 +35,15 @@ PREFIX = "gymnasium:"
 # count (default: the usable CPUs, at most num_envs), how workers start, and a
 # step's time limit in seconds (0: none).
 _OPTIONS = {"num_workers": None, "start_method": "spawn", "step_timeout": 0.0}
-_ENGINE_KEYS = ("num_envs", "batch_size", "num_threads", "thread_affinity_offset", "seed", "max_episode_steps",
-                "autoreset_mode")
+_ENGINE_KEYS = (
+    "num_envs",
+    "batch_size",
+    "num_threads",
+    "thread_affinity_offset",
+    "seed",
+    "max_episode_steps",
+    "autoreset_mode",
+)
 
 
 def is_python_task(task_id: Any) -> bool:
@@ -72,8 +79,10 @@ def _pickle_env_fn(env_fn: Any) -> tuple[bytes, str]:
         try:
             import cloudpickle
         except ImportError:
-            raise TypeError(f"env_fn cannot be pickled for the worker processes ({plain}); install cloudpickle "
-                            "or pass a module-level function") from plain
+            raise TypeError(
+                f"env_fn cannot be pickled for the worker processes ({plain}); install cloudpickle "
+                "or pass a module-level function"
+            ) from plain
         try:
             return cloudpickle.dumps(env_fn), "cloudpickle"
         except Exception as e:
@@ -92,7 +101,7 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
     opts = {k: config.pop(k, v) for k, v in _OPTIONS.items()}
     engine = {k: config.pop(k) for k in _ENGINE_KEYS if k in config}
     if isinstance(task_id, str):
-        gym_id = task_id[len(PREFIX):]
+        gym_id = task_id[len(PREFIX) :]
         kwargs = dict(config)
         if py_opts["render_mode"] is not None:
             kwargs.setdefault("render_mode", py_opts["render_mode"])
@@ -121,12 +130,15 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
         render_hw = (0, 0)
         if py_opts["render_mode"] == "rgb_array":
             if getattr(inner, "render_mode", None) != "rgb_array":
-                raise ValueError(f"render_mode='rgb_array' needs envs made with render_mode='rgb_array' (env_fn's "
-                                 f"have render_mode={getattr(inner, 'render_mode', None)!r})")
+                raise ValueError(
+                    f"render_mode='rgb_array' needs envs made with render_mode='rgb_array' (env_fn's "
+                    f"have render_mode={getattr(inner, 'render_mode', None)!r})"
+                )
             frame = np.asarray(inner.render())
             if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-                raise ValueError(f"render() must return uint8 (height, width, 3) frames, got {frame.dtype} "
-                                 f"{frame.shape}")
+                raise ValueError(
+                    f"render() must return uint8 (height, width, 3) frames, got {frame.dtype} {frame.shape}"
+                )
             render_hw = (int(frame.shape[0]), int(frame.shape[1]))
         observation_space, action_space = inner.observation_space, inner.action_space
         metadata = dict(getattr(inner, "metadata", {}) or {})
@@ -175,8 +187,14 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
     py = PythonEnv(env_fn, payload, pickler, obs, infos, actions, action_space, observation_space, render_hw)
     from envpool._spec import Config
 
-    return PyEnvSpec(name, FAMILY, Config({**full, **py_opts, "start_method": opts["start_method"]}), state_spec,
-                     action_spec, python_env=py)
+    return PyEnvSpec(
+        name,
+        FAMILY,
+        Config({**full, **py_opts, "start_method": opts["start_method"]}),
+        state_spec,
+        action_spec,
+        python_env=py,
+    )
 
 
 def _spec_class() -> Any:
@@ -219,22 +237,30 @@ class Workers:
             os.ftruncate(self.fd, self.layout.total)
             self.mm = mmap.mmap(self.fd, self.layout.total)
             self.words = np.ndarray((self.layout.slots_off // 4,), np.uint32, buffer=self.mm)
-            self.control = np.ndarray((self.num_envs, 16), np.uint32, buffer=self.mm, offset=self.layout.slots_off,
-                                      strides=(self.layout.slot_bytes, 4))
+            self.control = np.ndarray(
+                (self.num_envs, 16),
+                np.uint32,
+                buffer=self.mm,
+                offset=self.layout.slots_off,
+                strides=(self.layout.slot_bytes, 4),
+            )
             import ctypes
 
             self.addr = ctypes.addressof(ctypes.c_char.from_buffer(self.mm))
             self.words[0:4] = (sp.MAGIC, 0, self.num_envs, self.num_workers)
-            self.blocks = [[i for i in range(self.num_envs) if i * self.num_workers // self.num_envs == w]
-                           for w in range(self.num_workers)]
+            self.blocks = [
+                [i for i in range(self.num_envs) if i * self.num_workers // self.num_envs == w]
+                for w in range(self.num_workers)
+            ]
             conns = []
             for w in range(self.num_workers):
                 self._rec(w)[1] = 1  # gen
                 conns.append(self._start(w, 1))
             for w, conn in enumerate(conns):
                 self._handshake(w, conn)
-            self._thread = threading.Thread(target=_monitor, args=(weakref.ref(self),), daemon=True,
-                                            name="envpool-workers")
+            self._thread = threading.Thread(
+                target=_monitor, args=(weakref.ref(self),), daemon=True, name="envpool-workers"
+            )
             self._thread.start()
         except BaseException:
             self.close()
@@ -246,8 +272,15 @@ class Workers:
 
     def _start(self, w: int, gen: int) -> Any:
         ids = self.blocks[w]
-        spec = {"layout": self.layout, "actions": self.py.actions, "obs": self.py.obs, "info": self.py.info,
-                "action_space": self.py.action_space, "env_ids": ids, "render_hw": self.py.render_hw}
+        spec = {
+            "layout": self.layout,
+            "actions": self.py.actions,
+            "obs": self.py.obs,
+            "info": self.py.info,
+            "action_space": self.py.action_space,
+            "env_ids": ids,
+            "render_hw": self.py.render_hw,
+        }
         parent, child = self.ctx.Pipe(duplex=False)
         main = threading.current_thread() is threading.main_thread()
         from envpool.python_env import _worker
@@ -409,10 +442,16 @@ class ProcPool:
             state_text, state_bounds = sp.spec_text(py.obs + py.info)
             action_text, action_bounds = sp.spec_text(py.actions)
             engine.update(
-                shm_name=self._workers.name, num_workers=cfg["num_workers"], state_spec=state_text,
-                state_bounds=state_bounds, action_spec=action_text, action_bounds=action_bounds,
-                slot_bytes=self._workers.layout.slot_bytes, render_height=py.render_hw[0],
-                render_width=py.render_hw[1], step_timeout=cfg["step_timeout"],
+                shm_name=self._workers.name,
+                num_workers=cfg["num_workers"],
+                state_spec=state_text,
+                state_bounds=state_bounds,
+                action_spec=action_text,
+                action_bounds=action_bounds,
+                slot_bytes=self._workers.layout.slot_bytes,
+                render_height=py.render_hw[0],
+                render_width=py.render_hw[1],
+                step_timeout=cfg["step_timeout"],
             )
             self._pool = _envpool.Pool(FAMILY, engine, with_discount)
         except BaseException:

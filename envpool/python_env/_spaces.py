@@ -83,12 +83,32 @@ def flatten(space: spaces.Space, prefix: str) -> list[Leaf]:
                 walk(sub, (*path, i))
         elif isinstance(s, spaces.Discrete):
             start = int(s.start)
-            leaves.append(Leaf(name, "int32" if -(2**31) <= start and start + int(s.n) <= 2**31 else "int64", (),
-                               [float(start)], [float(start + int(s.n) - 1)], path, s, "discrete"))
+            leaves.append(
+                Leaf(
+                    name,
+                    "int32" if -(2**31) <= start and start + int(s.n) <= 2**31 else "int64",
+                    (),
+                    [float(start)],
+                    [float(start + int(s.n) - 1)],
+                    path,
+                    s,
+                    "discrete",
+                )
+            )
         elif isinstance(s, spaces.MultiDiscrete):
             start = np.broadcast_to(s.start, s.nvec.shape)
-            leaves.append(Leaf(name, engine_dtype(s.dtype, where), tuple(s.nvec.shape), _bounds(start),
-                               _bounds(start + s.nvec - 1), path, s, "multidiscrete"))
+            leaves.append(
+                Leaf(
+                    name,
+                    engine_dtype(s.dtype, where),
+                    tuple(s.nvec.shape),
+                    _bounds(start),
+                    _bounds(start + s.nvec - 1),
+                    path,
+                    s,
+                    "multidiscrete",
+                )
+            )
         elif isinstance(s, spaces.MultiBinary):
             shape = (int(s.n),) if np.isscalar(s.n) else tuple(int(x) for x in s.n)
             leaves.append(Leaf(name, "bool", shape, [0.0], [1.0], path, s, "multibinary"))

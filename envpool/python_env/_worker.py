@@ -129,7 +129,9 @@ def run(
     _serve(mm, envs, spec, worker, gen, parent_pid, _envpool)
 
 
-def _serve(mm: mmap.mmap, envs: list[Any], spec: dict[str, Any], worker: int, gen: int, parent_pid: int, ev: Any) -> None:
+def _serve(
+    mm: mmap.mmap, envs: list[Any], spec: dict[str, Any], worker: int, gen: int, parent_pid: int, ev: Any
+) -> None:
     layout: sp.Layout = spec["layout"]
     actions: list[sp.Leaf] = spec["actions"]
     obs_leaves: list[sp.Leaf] = spec["obs"]
@@ -151,14 +153,16 @@ def _serve(mm: mmap.mmap, envs: list[Any], spec: dict[str, Any], worker: int, ge
     done_addr = [addr + first + sb * k + 4 for k in range(n)]
     n_obs = len(obs_leaves)
     single_obs = n_obs == 1 and not obs_leaves[0].path
-    obs_views = [[_views(mm, first + sb * k, sb, leaf, off) for leaf, off in zip(obs_leaves, layout.state_off)]
-                 for k in range(n)]
+    obs_views = [
+        [_views(mm, first + sb * k, sb, leaf, off) for leaf, off in zip(obs_leaves, layout.state_off)] for k in range(n)
+    ]
     info_views = [
         [_views(mm, first + sb * k, sb, leaf, off) for leaf, off in zip(info_leaves, layout.state_off[n_obs:])]
         for k in range(n)
     ]
-    act_views = [[_views(mm, first + sb * k, sb, leaf, off) for leaf, off in zip(actions, layout.action_off)]
-                 for k in range(n)]
+    act_views = [
+        [_views(mm, first + sb * k, sb, leaf, off) for leaf, off in zip(actions, layout.action_off)] for k in range(n)
+    ]
     readers = [_reader(leaf) for leaf in actions]
     single_act = len(actions) == 1 and not actions[0].path
     render_hw = spec["render_hw"]

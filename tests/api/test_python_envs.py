@@ -74,12 +74,23 @@ class Reference:
         return obs, r, te, tr, final
 
 
-def check_fidelity(task: Any, ref_make: Any, actions: Any, *, num_envs: int = 4, steps: int = 60, seed: int = 7,
-                   mode: str = "next_step", batch_size: int | None = None, **kw: Any) -> int:
+def check_fidelity(
+    task: Any,
+    ref_make: Any,
+    actions: Any,
+    *,
+    num_envs: int = 4,
+    steps: int = 60,
+    seed: int = 7,
+    mode: str = "next_step",
+    batch_size: int | None = None,
+    **kw: Any,
+) -> int:
     """Runs the pool and a reference per env; returns how many episodes ended."""
     batch = batch_size or num_envs
-    pool = envpool.make(task, env_type="gymnasium", num_envs=num_envs, batch_size=batch, seed=seed,
-                        autoreset_mode=mode, **kw)
+    pool = envpool.make(
+        task, env_type="gymnasium", num_envs=num_envs, batch_size=batch, seed=seed, autoreset_mode=mode, **kw
+    )
     try:
         refs = [Reference(ref_make, seed + i, mode) for i in range(num_envs)]
         space = refs[0].env.observation_space
@@ -151,8 +162,16 @@ MODES = [("next_step", None), ("same_step", None), ("next_step", 2), ("same_step
 @pytest.mark.parametrize(("mode", "batch"), MODES)
 def test_cartpole_fidelity(mode: str, batch: int | None) -> None:
     ref = functools.partial(gymnasium.make, "CartPole-v1", max_episode_steps=15)
-    ends = check_fidelity("gymnasium:CartPole-v1", ref, discrete(2), mode=mode, batch_size=batch,
-                          max_episode_steps=15, num_workers=2, steps=60)
+    ends = check_fidelity(
+        "gymnasium:CartPole-v1",
+        ref,
+        discrete(2),
+        mode=mode,
+        batch_size=batch,
+        max_episode_steps=15,
+        num_workers=2,
+        steps=60,
+    )
     assert ends >= 4
 
 
@@ -174,16 +193,18 @@ def test_timelimit_is_the_engines() -> None:
 @pytest.mark.parametrize(("mode", "batch"), MODES)
 def test_frozenlake_fidelity(mode: str, batch: int | None) -> None:
     ref = functools.partial(gymnasium.make, "FrozenLake-v1")
-    ends = check_fidelity("gymnasium:FrozenLake-v1", ref, discrete(4), mode=mode, batch_size=batch, num_workers=2,
-                          steps=80)
+    ends = check_fidelity(
+        "gymnasium:FrozenLake-v1", ref, discrete(4), mode=mode, batch_size=batch, num_workers=2, steps=80
+    )
     assert ends >= 4
 
 
 @pytest.mark.parametrize(("mode", "batch"), MODES)
 def test_blackjack_fidelity(mode: str, batch: int | None) -> None:
     ref = functools.partial(gymnasium.make, "Blackjack-v1")
-    ends = check_fidelity("gymnasium:Blackjack-v1", ref, discrete(2), mode=mode, batch_size=batch, num_workers=2,
-                          steps=40)
+    ends = check_fidelity(
+        "gymnasium:Blackjack-v1", ref, discrete(2), mode=mode, batch_size=batch, num_workers=2, steps=40
+    )
     assert ends >= 8
 
 
@@ -203,8 +224,15 @@ def dict_actions(i: int, t: int) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("mode", "batch"), MODES)
 def test_dict_env_fidelity(mode: str, batch: int | None) -> None:
-    ends = check_fidelity(_py_envs.make_dict_env, _py_envs.make_dict_env, dict_actions, mode=mode, batch_size=batch,
-                          num_workers=2, steps=40)
+    ends = check_fidelity(
+        _py_envs.make_dict_env,
+        _py_envs.make_dict_env,
+        dict_actions,
+        mode=mode,
+        batch_size=batch,
+        num_workers=2,
+        steps=40,
+    )
     assert ends >= 2
 
 
@@ -292,8 +320,9 @@ def test_gym_and_dm_interfaces() -> None:
 
 def test_env_fn_lambda_with_cloudpickle() -> None:
     limit = 9
-    pool = envpool.make(lambda: gymnasium.make("CartPole-v1", max_episode_steps=limit), env_type="gymnasium",
-                        num_envs=2, num_workers=1)
+    pool = envpool.make(
+        lambda: gymnasium.make("CartPole-v1", max_episode_steps=limit), env_type="gymnasium", num_envs=2, num_workers=1
+    )
     assert pool.config["max_episode_steps"] == 9
     pool.reset()
     pool.step(np.zeros(2, np.int32))
@@ -301,8 +330,7 @@ def test_env_fn_lambda_with_cloudpickle() -> None:
 
 
 def test_gymnasium_kwargs_reach_gymnasium_make() -> None:
-    pool = envpool.make("gymnasium:FrozenLake-v1", env_type="gymnasium", num_envs=1, is_slippery=False,
-                        map_name="8x8")
+    pool = envpool.make("gymnasium:FrozenLake-v1", env_type="gymnasium", num_envs=1, is_slippery=False, map_name="8x8")
     assert pool.single_observation_space == spaces.Discrete(64)
     obs, _ = pool.reset()
     obs, *_ = pool.step(np.array([2], np.int32))  # right, not slippery
@@ -316,8 +344,14 @@ def test_text_space_is_refused() -> None:
 
 
 def test_render() -> None:
-    pool = envpool.make(functools.partial(_py_envs.make_dict_env, "rgb_array"), env_type="gymnasium", num_envs=2,
-                        num_workers=1, render_mode="rgb_array", render_env_ids=[0, 1])
+    pool = envpool.make(
+        functools.partial(_py_envs.make_dict_env, "rgb_array"),
+        env_type="gymnasium",
+        num_envs=2,
+        num_workers=1,
+        render_mode="rgb_array",
+        render_env_ids=[0, 1],
+    )
     pool.reset()
     for _ in range(3):
         pool.step(_stack([dict_actions(i, 0) for i in range(2)]))
@@ -352,8 +386,16 @@ def test_acrobot_fidelity() -> None:
     ref = functools.partial(gymnasium.make, "Acrobot-v1", max_episode_steps=12)
     ends = check_fidelity("gymnasium:Acrobot-v1", ref, discrete(3), max_episode_steps=12, num_workers=2, steps=40)
     assert ends >= 4
-    check_fidelity("gymnasium:Acrobot-v1", ref, discrete(3), max_episode_steps=12, num_workers=2, steps=30,
-                   mode="same_step", batch_size=2)
+    check_fidelity(
+        "gymnasium:Acrobot-v1",
+        ref,
+        discrete(3),
+        max_episode_steps=12,
+        num_workers=2,
+        steps=30,
+        mode="same_step",
+        batch_size=2,
+    )
 
 
 @pytest.mark.slow
@@ -361,8 +403,16 @@ def test_acrobot_fidelity() -> None:
 def test_lunar_lander_fidelity(mode: str, batch: int | None) -> None:
     pytest.importorskip("Box2D")
     ref = functools.partial(gymnasium.make, "LunarLander-v3", max_episode_steps=40)
-    ends = check_fidelity("gymnasium:LunarLander-v3", ref, discrete(4), mode=mode, batch_size=batch,
-                          max_episode_steps=40, num_workers=2, steps=90)
+    ends = check_fidelity(
+        "gymnasium:LunarLander-v3",
+        ref,
+        discrete(4),
+        mode=mode,
+        batch_size=batch,
+        max_episode_steps=40,
+        num_workers=2,
+        steps=90,
+    )
     assert ends >= 4
 
 
@@ -375,16 +425,26 @@ def racing_actions(i: int, t: int) -> np.ndarray:
 def test_car_racing_fidelity(mode: str, batch: int | None) -> None:
     pytest.importorskip("Box2D")
     ref = functools.partial(gymnasium.make, "CarRacing-v3", max_episode_steps=8)
-    ends = check_fidelity("gymnasium:CarRacing-v3", ref, racing_actions, num_envs=2, mode=mode, batch_size=batch,
-                          max_episode_steps=8, num_workers=2, steps=20)
+    ends = check_fidelity(
+        "gymnasium:CarRacing-v3",
+        ref,
+        racing_actions,
+        num_envs=2,
+        mode=mode,
+        batch_size=batch,
+        max_episode_steps=8,
+        num_workers=2,
+        steps=20,
+    )
     assert ends >= 2
 
 
 def make_minigrid() -> Any:
     import minigrid  # noqa: F401 - registers the MiniGrid ids
 
-    return gymnasium.wrappers.FilterObservation(gymnasium.make("MiniGrid-Empty-5x5-v0", max_episode_steps=10),
-                                                ["image", "direction"])
+    return gymnasium.wrappers.FilterObservation(
+        gymnasium.make("MiniGrid-Empty-5x5-v0", max_episode_steps=10), ["image", "direction"]
+    )
 
 
 def test_minigrid_fidelity() -> None:
@@ -413,5 +473,4 @@ def make_pong() -> Any:
 @pytest.mark.parametrize(("mode", "batch"), [("next_step", None), ("same_step", 1)])
 def test_pong_fidelity(mode: str, batch: int | None) -> None:
     pytest.importorskip("ale_py")
-    check_fidelity(make_pong, make_pong, discrete(6), num_envs=2, mode=mode, batch_size=batch, num_workers=2,
-                   steps=120)
+    check_fidelity(make_pong, make_pong, discrete(6), num_envs=2, mode=mode, batch_size=batch, num_workers=2, steps=120)
