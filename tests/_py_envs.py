@@ -4,6 +4,7 @@ worker processes, which unpickle these classes by reference)."""
 from __future__ import annotations
 
 import os
+import threading
 import time
 from typing import Any
 
@@ -75,10 +76,11 @@ def make_dict_env(render_mode: str | None = None) -> DictEnv:
 
 class FaultyEnv(gymnasium.Env):
     """CartPole-like spaces; its step misbehaves on command: action 2 raises a custom
-    exception, 3 a ValueError, 4 os._exit(3), 5 SIGKILLs itself, 6 segfaults, 7 hangs."""
+    exception, 3 a ValueError, 4 os._exit(3), 5 SIGKILLs itself, 6 segfaults, 7 hangs,
+    8 raises an exception that cannot be pickled."""
 
     observation_space = spaces.Box(-1e9, 1e9, (2,), np.float64)
-    action_space = spaces.Discrete(8)
+    action_space = spaces.Discrete(9)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         super().reset(seed=seed)
@@ -100,6 +102,10 @@ class FaultyEnv(gymnasium.Env):
             ctypes.string_at(0)
         if action == 7:
             time.sleep(3600)
+        if action == 8:
+            e = EnvBoom("unpicklable", 1)
+            e.lock = threading.Lock()
+            raise e
         self.t += 1
         return np.array([float(self.t), float(os.getpid())]), 1.0, False, False, {}
 

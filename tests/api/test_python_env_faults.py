@@ -64,6 +64,10 @@ def test_env_exception_keeps_its_type() -> None:
     assert obs[:, 0].tolist() == [3.0, 0.0, 3.0, 3.0]
     with pytest.raises(ValueError, match="bad action value"):
         pool.step(np.array([3, 0, 0, 0], np.int32))
+    # One that cannot be pickled back is the engine's RuntimeError, naming it.
+    with pytest.raises(RuntimeError, match="env 2 failed: EnvBoom: .*unpicklable") as err:
+        pool.step(np.array([0, 0, 8, 0], np.int32))
+    assert err.value.failed_env_ids.tolist() == [2]
     pool.close()
 
 

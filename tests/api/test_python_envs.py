@@ -434,7 +434,7 @@ def test_car_racing_fidelity(mode: str, batch: int | None) -> None:
         batch_size=batch,
         max_episode_steps=8,
         num_workers=2,
-        steps=20,
+        steps=30,
     )
     assert ends >= 2
 
@@ -474,3 +474,24 @@ def make_pong() -> Any:
 def test_pong_fidelity(mode: str, batch: int | None) -> None:
     pytest.importorskip("ale_py")
     check_fidelity(make_pong, make_pong, discrete(6), num_envs=2, mode=mode, batch_size=batch, num_workers=2, steps=120)
+
+
+@pytest.mark.slow
+def test_ray_pool_matches_local() -> None:
+    ray = pytest.importorskip("ray")
+    import envpool.ray
+
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    try:
+        remote = envpool.ray.make("gymnasium:CartPole-v1", "gymnasium", num_envs=4, num_actors=2, seed=3, num_workers=1)
+        local = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=4, seed=3, num_workers=2)
+        assert np.array_equal(remote.reset()[0], local.reset()[0])
+        for t in range(12):
+            acts = np.array([(t * 3 + i) % 2 for i in range(4)], np.int32)
+            a, b = remote.step(acts), local.step(acts)
+            for x, y in zip(a[:4], b[:4], strict=True):
+                assert np.array_equal(x, y)
+        remote.close()
+        local.close()
+    finally:
+        ray.shutdown()
