@@ -30,8 +30,9 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def segments() -> set[str]:
-    return {n for n in os.listdir("/dev/shm") if n.startswith("envpool-")}
+def segments(pid: int | None = None) -> set[str]:
+    """This process's (or pid's) pool segments in /dev/shm (their names hold the pid)."""
+    return {n for n in os.listdir("/dev/shm") if n.startswith(f"envpool-{pid or os.getpid()}-")}
 
 
 def wait_gone(pids: list[int], seconds: float = 10.0) -> bool:
@@ -143,7 +144,7 @@ def test_bad_env_fn_fails_make() -> None:
 
 
 def test_close_and_gc_leave_nothing() -> None:
-    before = segments()
+    before: set[str] = set()
     pool = make()
     pool.reset()
     pids = pool._pool.worker_pids
@@ -213,7 +214,7 @@ if __name__ == "__main__":
 """
 
 
-def run_script(tail: str, kill: bool = False) -> list[int]:
+def run_script(tail: str, kill: bool = False) -> tuple[list[int], int]:
     code = textwrap.dedent(SCRIPT).format(tests=str(TESTS), tail=tail)
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = p.stdout.readline()
@@ -222,24 +223,21 @@ def run_script(tail: str, kill: bool = False) -> list[int]:
     if kill:
         p.kill()
     p.communicate(timeout=60)
-    return pids
+    return pids, p.pid
 
 
 def test_keyboard_interrupt_in_parent_leaves_nothing() -> None:
-    before = segments()
-    pids = run_script("os.kill(os.getpid(), signal.SIGINT); time.sleep(5)")
-    assert wait_gone(pids) and segments() == before
+    pids, parent = run_script("os.kill(os.getpid(), signal.SIGINT); time.sleep(5)")
+    assert wait_gone(pids) and not segments(parent)
 
 
 def test_exit_without_close_leaves_nothing() -> None:
-    before = segments()
-    pids = run_script("pool.step(np.zeros(4, np.int32))")
-    assert wait_gone(pids) and segments() == before
+    pids, parent = run_script("pool.step(np.zeros(4, np.int32))")
+    assert wait_gone(pids) and not segments(parent)
 
 
 @pytest.mark.parametrize("hung", [False, True])
 def test_parents_death_leaves_nothing(hung: bool) -> None:
-    before = segments()
     tail = "pool.send(np.array([7, 0, 0, 0], np.int32)); " if hung else ""
-    pids = run_script(tail + "time.sleep(60)", kill=True)
-    assert wait_gone(pids) and segments() == before
+    pids, parent = run_script(tail + "time.sleep(60)", kill=True)
+    assert wait_gone(pids) and not segments(parent)
