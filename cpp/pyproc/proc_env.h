@@ -19,7 +19,8 @@
 //   env slot i (slot_bytes each, from 64 + 64 * num_workers):
 //     control (64): u32 req, u32 done, u32 cmd, u32 gen, u64 seed, u32 has_seed,
 //                   u32 status, f64 reward, u8 terminated, u8 truncated, u32 error_req
-//                   (@44: the request an error answers), u32 begun (@48: the request taken up)
+//                   (@44: the request an error answers), u32 begun (@48: the request taken up),
+//                   u32 sleeping (@52: a thread sleeps on done)
 //     each action array, then each state array (8-byte aligned, in spec order),
 //     the render frame (h * w * 3), the error text (u32 length, then UTF-8).
 #ifndef ENVPOOL_PYPROC_PROC_ENV_H_
@@ -323,7 +324,12 @@ class ProcEnv : public Env {
       const uint32_t seen = done->load(std::memory_order_acquire);
       if (seen == want) break;
       const timespec tick{0, 100 * 1000 * 1000};
-      Futex(done, FUTEX_WAIT, seen, &tick);
+      // The worker wakes us only while this flag is up (a wake-up costs it
+      // a system call), so raise it before the last check.
+      std::atomic<uint32_t>* sleeping = U32(slot_ + 52);
+      sleeping->store(1, std::memory_order_seq_cst);
+      if (done->load(std::memory_order_seq_cst) == seen) Futex(done, FUTEX_WAIT, seen, &tick);
+      sleeping->store(0, std::memory_order_relaxed);
       if (done->load(std::memory_order_acquire) == want) break;
       if (U32(base_ + 4)->load() != 0)
         throw std::runtime_error(Who() + ": the pool was closed while its worker process was stepping it");

@@ -904,6 +904,17 @@ PYBIND11_MODULE(_envpool, m) {
       },
       py::arg("addr"), py::arg("value"), "Store value (release) in the uint32 at addr and wake its waiters");
   m.def(
+      "_futex_store_wake_if",
+      [](uintptr_t addr, uint32_t value, uintptr_t flag) {
+        auto* word = reinterpret_cast<std::atomic<uint32_t>*>(addr);
+        word->store(value, std::memory_order_seq_cst);
+        // The waiter raises its flag before it re-checks the word and sleeps.
+        if (reinterpret_cast<std::atomic<uint32_t>*>(flag)->load(std::memory_order_seq_cst) != 0)
+          syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+      },
+      py::arg("addr"), py::arg("value"), py::arg("flag"),
+      "Store value in the uint32 at addr; wake its waiters if the uint32 at flag is set (one sleeps)");
+  m.def(
       "_futex_wake",
       [](uintptr_t addr) {
         syscall(SYS_futex, reinterpret_cast<uint32_t*>(addr), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);

@@ -172,7 +172,7 @@ def _serve(
     err_off = [first + sb * k + layout.error_off for k in range(n)]
     obs_paths = [leaf.path for leaf in obs_leaves]
     info_keys = [leaf.path[0] for leaf in info_leaves]
-    store_wake = ev._futex_store_wake
+    store_wake = ev._futex_store_wake_if
     futex_wait = ev._futex_wait
 
     def write_state(k: int, obs: Any, info: dict[str, Any]) -> None:
@@ -238,7 +238,7 @@ def _serve(
         except Exception as e:  # noqa: BLE001 - reported through the slot
             status = fail(k, req, e)
         ctl[k, 7] = status
-        store_wake(done_addr[k], req)
+        store_wake(done_addr[k], req, done_addr[k] + 48)
 
     while True:
         bell = int(doorbell)
