@@ -51,6 +51,8 @@ class DictEnv(gymnasium.Env):
             "draw": float(self.np_random.random()),
             "vec": np.arange(3, dtype=np.int32),
             "text": "dropped",
+            "_private": 1,
+            "nested": {"a": 1},
         }
 
     def step(self, action: dict[str, Any]) -> Any:

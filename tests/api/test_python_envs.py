@@ -252,7 +252,7 @@ def test_dict_env_spaces_and_info() -> None:
     # Numeric reset info entries become typed arrays; the text one is dropped.
     assert info["draw"].dtype == np.float64 and info["draw"].shape == (3,)
     assert info["vec"].dtype == np.int32 and info["vec"].shape == (3, 3)
-    assert "text" not in info
+    assert "text" not in info and "_private" not in info and "nested" not in info
     refs = [_py_envs.make_dict_env() for _ in range(3)]
     for i, ref in enumerate(refs):
         _, rinfo = ref.reset(seed=3 + i)
