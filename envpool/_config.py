@@ -25,7 +25,7 @@ returns the pool's :class:`~envpool._spec.EnvSpec`.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,9 +108,18 @@ def registered_engine_config(task: TaskSpec) -> dict[str, Any]:
     return config
 
 
+# Task ids that are not registry entries, as (claims(task_id), spec(task_id, config))
+# pairs tried in order (envpool.python_env adds a user's env_fn and "gymnasium:<id>"
+# when it is imported).
+SPEC_RESOLVERS: list[tuple[Callable[[Any], bool], Callable[[Any, dict[str, Any]], EnvSpec]]] = []
+
+
 def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
     """Resolve a task id (or a list / dict of them: a multi-task pool) and user config
     into a validated EnvSpec."""
+    for claims, spec_of in SPEC_RESOLVERS:
+        if claims(task_id):
+            return spec_of(task_id, config)
     if isinstance(task_id, (list, tuple, dict)):
         return _multi_task_spec(task_id, config)
     if "task_options" in config:

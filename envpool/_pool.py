@@ -16,6 +16,10 @@ from envpool.python.envpool import EnvPoolMixin
 # fields obs, reward, terminated, truncated, discount, info, final.
 Batch = _envpool.Batch
 
+# Engine pools made elsewhere than by _envpool.Pool, by family: (spec, with_discount)
+# -> pool (envpool.python_env adds its worker-process pools when it is imported).
+POOL_MAKERS: dict[str, Callable[[Any, bool], Any]] = {}
+
 
 class Frames(np.ndarray):
     """What render() returns: uint8 frames, batch first (n, height, width, 3). A NumPy
@@ -58,6 +62,9 @@ class PoolBase(EnvPoolMixin):
         self._xla_slot: Any = None  # this pool's place in the XLA registry, once xla() is called
 
     def _new_pool(self) -> Any:
+        maker = POOL_MAKERS.get(self.spec.family)
+        if maker is not None:
+            return maker(self.spec, self._WITH_DISCOUNT)
         if self.spec.task_ids:
             spec = self.spec
             return _envpool.Pool(

@@ -184,6 +184,17 @@ class PoolEnvs {
     }
   }
 
+  // Env::Prepare's hint for a task that Step() runs next (families whose
+  // envs step elsewhere); what goes wrong is reported by that Step().
+  void Prepare(const Task& task, EnvSlot& s, const char* const* action) {
+    const bool reset = task.kind == Task::kReset || s.needs_reset;
+    const ActionRow row(action, KeyTypes{action_types_.data(), static_cast<int>(action_types_.size())});
+    try {
+      s.env->Prepare(reset ? nullptr : &row, reset && task.has_seed ? &task.seed : nullptr);
+    } catch (...) {
+    }
+  }
+
   // The engine's part of a task, after Step: claims the row if the env
   // wrote none, and writes the common keys (and the env's failure).
   void Record(const Task& task, EnvSlot& s, Outcome* o) {

@@ -30,6 +30,10 @@ struct Family {
   // Integer keys that also take a name (e.g. MuJoCo's main_body: a body id
   // or a body name); the env reads either alternative from the Config.
   std::vector<std::string> id_or_name_keys = {};
+  // Its envs' steps run elsewhere (another process) and their threads only
+  // wait: a call's envs are all started (Env::Prepare), then waited for, on
+  // the calling thread, so that they run at once without a thread each.
+  bool steps_elsewhere = false;
   // What Python and the bench learn about the family (_envpool.families()):
   // its kind, required ("classic_control", "atari", "mujoco", "dmc",
   // "testing"; families of one kind share their Python options and tests),

@@ -85,6 +85,8 @@ class EnvPool : private BatchRing::Host {
     in_flight_ = std::make_unique<std::atomic<bool>[]>(opt_.num_envs);
     check_stamps_.assign(opt_.num_envs, 0);
     envs_.Create(pool_tasks_, env_task_, opt_.num_envs, opt_.num_threads, opt_.seed);
+    prepares_ = std::all_of(pool_tasks_.begin(), pool_tasks_.end(),
+                            [](const PoolTask& t) { return t.family->steps_elsewhere; });
     for (int i = 0; i < ring_.size(); ++i) ring_.Publish(i, NewBatch(opt_.batch_size));
     if (num_workers_ + 1 > UsableCores()) wait_.NeverSpin();
     StartWorkers();
@@ -151,7 +153,7 @@ class EnvPool : private BatchRing::Host {
       batch = NewBatch(n);
       // With num_threads 1 the one stepping thread may as well be this
       // one while no other env is in flight: no hand-off, no wake-up.
-      here = wait_.StepsHere(n) || (!caller_steps_ && in_flight_total_.load() == 0);
+      here = prepares_ || wait_.StepsHere(n) || (!caller_steps_ && in_flight_total_.load() == 0);
       timed = here && (++here_calls_ & 15) == 0;
       Queue(kind, env_ids, n, actions, seeds, batch.get(), /*push=*/!here);
     }
@@ -510,6 +512,15 @@ class EnvPool : private BatchRing::Host {
     const char** action = keys > few.size() ? many.data() : few.data();
     Outcome o;
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    // Envs whose steps run elsewhere all start first, then are waited for
+    // in turn (see Env::Prepare).
+    if (prepares_) {
+      for (int i = 0; i < n; ++i) {
+        if (kind == Task::kStep)
+          for (std::size_t k = 0; k < keys; ++k) action[k] = actions[k] + bytes[k] * i;
+        envs_.Prepare(TaskOf(kind, env_ids, i, batch, seeds), envs_[env_ids[i]], action);
+      }
+    }
     for (int i = 0; i < n; ++i) {
       if (kind == Task::kStep)
         for (std::size_t k = 0; k < keys; ++k) action[k] = actions[k] + bytes[k] * i;
@@ -550,6 +561,9 @@ class EnvPool : private BatchRing::Host {
   // Async mode: the batches envs join as they finish (read by workers).
   BatchRing ring_;
   WaitPolicy wait_;
+  // Every task's family steps its envs elsewhere (Family::steps_elsewhere):
+  // a call's envs are prepared, then stepped, on the calling thread.
+  bool prepares_ = false;
   std::shared_ptr<BatchMemory> memory_;
   std::shared_ptr<BatchMemory> large_memory_;   // under mu_
   std::unique_ptr<StateLayout> render_layout_;  // at the first Render(), under mu_

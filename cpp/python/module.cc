@@ -15,6 +15,7 @@
 #include "cpp/python/config.h"
 #include "cpp/python/exceptions.h"
 #include "cpp/python/extension.h"
+#include "cpp/python/futex.h"
 #include "cpp/python/pool_binding.h"
 #include "cpp/python/xla.h"
 
@@ -78,6 +79,7 @@ PYBIND11_MODULE(_envpool, m) {
   RegisterChecks(m);
   // load_families(): family modules built against the SDK (envpool.cpp_extension).
   RegisterExtensionLoader(m);
+  RegisterFutex(m);
   RegisterXla(m);  // before Pool: Pool._engine returns its engine type
   RegisterPool(m);
 }

@@ -1,0 +1,430 @@
+// An env that lives in another process. Its Reset/Step hand the command and
+// the action to the env's slot of a shared-memory segment, wake the worker
+// process that holds the env, wait for it to finish, and copy the results
+// from the slot into the env's batch row. The engine schedules these envs
+// like any other; only their stepping threads wait (on a futex in the
+// segment) while a worker steps.
+//
+// The family knows nothing of what runs in the workers: the config names
+// the segment, the worker count, and the arrays (the same layout rule on
+// both sides, checked through slot_bytes). Who creates the segment and the
+// workers (envpool/python_env) also writes each worker's record: its pid,
+// its generation (bumped when it is replaced), how the last one died.
+//
+// Segment layout (little-endian, offsets in bytes):
+//   header (64):  u32 magic, u32 closing, u32 num_envs, u32 num_workers
+//   worker w (64 each, from 64): i32 pid, u32 gen, u32 doorbell, i32 death_status
+//                 (multiprocessing's exitcode: >= 0 exit code, < 0 -signal),
+//                 u32 broken (the worker could not be restarted)
+//   env slot i (slot_bytes each, from 64 + 64 * num_workers):
+//     control (64): u32 req, u32 done, u32 cmd, u32 gen, u64 seed, u32 has_seed,
+//                   u32 status, f64 reward, u8 terminated, u8 truncated, u32 error_req
+//                   (@44: the request an error answers), u32 begun (@48: the request taken up),
+//                   u32 sleeping (@52: a thread sleeps on done)
+//     each action array, then each state array (8-byte aligned, in spec order),
+//     the render frame (h * w * 3), the error text (u32 length, then UTF-8).
+#ifndef ENVPOOL_PYPROC_PROC_ENV_H_
+#define ENVPOOL_PYPROC_PROC_ENV_H_
+
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cpp/core/env.h"
+
+namespace envpool::pyproc {
+
+constexpr uint32_t kMagic = 0x50595052;  // "PYPR"
+constexpr std::size_t kHeader = 64;
+constexpr std::size_t kWorkerRecord = 64;
+constexpr std::size_t kControl = 64;
+constexpr std::size_t kErrorBytes = 8192;
+enum Command : uint32_t { kCmdReset = 1, kCmdStep = 2, kCmdRender = 3 };
+// What the worker reports: ok, or the env's exception as the engine's
+// exception types carry it (ValueError -> invalid_argument, IndexError ->
+// out_of_range, anything else -> runtime_error).
+enum Status : uint32_t { kOk = 0, kError = 1, kValueError = 2, kIndexError = 3 };
+
+inline std::size_t Align(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+
+inline DType ParseDType(const std::string& s) {
+  if (s == "bool") return DType::kBool;
+  if (s == "uint8") return DType::kUInt8;
+  if (s == "int32") return DType::kInt32;
+  if (s == "int64") return DType::kInt64;
+  if (s == "float32") return DType::kFloat32;
+  if (s == "float64") return DType::kFloat64;
+  throw std::invalid_argument("PyProc: unknown dtype '" + s + "'");
+}
+
+// One array per line: name \t dtype \t dims (comma separated, empty for a
+// scalar) \t number of low bounds \t number of high bounds; the bounds
+// themselves are `bounds`, each array's lows then highs.
+inline std::vector<ArraySpec> ParseSpecs(const std::string& text, const std::vector<double>& bounds) {
+  std::vector<ArraySpec> out;
+  std::istringstream lines(text);
+  std::string line;
+  std::size_t b = 0;
+  while (std::getline(lines, line)) {
+    if (line.empty()) continue;
+    std::vector<std::string> f;
+    std::size_t start = 0;
+    for (;;) {
+      const std::size_t tab = line.find('\t', start);
+      f.push_back(line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
+      if (tab == std::string::npos) break;
+      start = tab + 1;
+    }
+    if (f.size() != 5) throw std::invalid_argument("PyProc: bad array spec line '" + line + "'");
+    ArraySpec a{f[0], ParseDType(f[1]), {}, {}, {}};
+    std::istringstream dims(f[2]);
+    std::string d;
+    while (std::getline(dims, d, ','))
+      if (!d.empty()) a.shape.push_back(std::stoi(d));
+    const std::size_t nl = std::stoul(f[3]), nh = std::stoul(f[4]);
+    if (b + nl + nh > bounds.size()) throw std::invalid_argument("PyProc: too few bounds for '" + a.name + "'");
+    a.low.assign(bounds.begin() + b, bounds.begin() + b + nl);
+    a.high.assign(bounds.begin() + b + nl, bounds.begin() + b + nl + nh);
+    b += nl + nh;
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+// The slot layout both sides compute.
+struct Layout {
+  std::vector<ArraySpec> action, state;
+  std::vector<std::size_t> action_off, state_off;
+  std::size_t render_off = 0, error_off = 0, slot_bytes = 0, slots_off = 0, total = 0;
+
+  Layout(const Config& c) {
+    action = ParseSpecs(c.Get<std::string>("action_spec"), c.Get<std::vector<double>>("action_bounds"));
+    state = ParseSpecs(c.Get<std::string>("state_spec"), c.Get<std::vector<double>>("state_bounds"));
+    std::size_t off = kControl;
+    for (const ArraySpec& a : action) {
+      action_off.push_back(off);
+      off = Align(off + a.NumBytes(), 8);
+    }
+    for (const ArraySpec& a : state) {
+      state_off.push_back(off);
+      off = Align(off + a.NumBytes(), 8);
+    }
+    render_off = off;
+    off = Align(off + static_cast<std::size_t>(c.Get<int>("render_height")) * c.Get<int>("render_width") * 3, 8);
+    error_off = off;
+    slot_bytes = Align(off + kErrorBytes, 64);
+    slots_off = kHeader + kWorkerRecord * static_cast<std::size_t>(c.Get<int>("num_workers"));
+    total = slots_off + slot_bytes * static_cast<std::size_t>(c.Get<int>("num_envs"));
+  }
+};
+
+inline long Futex(void* addr, int op, uint32_t val, const timespec* timeout) {
+  return syscall(SYS_futex, addr, op, val, timeout, nullptr, 0);
+}
+
+class ProcEnv : public Env {
+ public:
+  static Config Defaults() {
+    return {{"max_episode_steps", int64_t{0}},
+            {"shm_name", std::string()},
+            {"num_workers", int64_t{1}},
+            {"state_spec", std::string()},
+            {"state_bounds", std::vector<double>{}},
+            {"action_spec", std::string()},
+            {"action_bounds", std::vector<double>{}},
+            {"slot_bytes", int64_t{0}},
+            {"render_height", int64_t{0}},
+            {"render_width", int64_t{0}},
+            // Seconds a step may take before its worker is killed (0: no limit).
+            {"step_timeout", 0.0}};
+  }
+
+  static EnvSpec MakeSpec(const Config& c) {
+    Layout layout(c);
+    EnvSpec spec;
+    spec.state = layout.state;
+    spec.action = layout.action;
+    return spec;
+  }
+
+  ProcEnv(const Config& c, int env_id)
+      : layout_(c),
+        env_id_(env_id),
+        render_h_(c.Get<int>("render_height")),
+        render_w_(c.Get<int>("render_width")),
+        step_timeout_(c.Get<double>("step_timeout")) {
+    const int num_envs = c.Get<int>("num_envs");
+    const int num_workers = c.Get<int>("num_workers");
+    if (num_workers < 1 || num_workers > num_envs)
+      throw std::invalid_argument("PyProc: num_workers must be in [1, num_envs]");
+    if (static_cast<std::size_t>(c.Get<int64_t>("slot_bytes")) != layout_.slot_bytes)
+      throw std::invalid_argument("PyProc: slot_bytes " + std::to_string(c.Get<int64_t>("slot_bytes")) +
+                                  " differs from the engine's " + std::to_string(layout_.slot_bytes));
+    worker_ = static_cast<int>(static_cast<int64_t>(env_id) * num_workers / num_envs);
+    const std::string name = c.Get<std::string>("shm_name");
+    const int fd = shm_open(name.c_str(), O_RDWR, 0);
+    if (fd < 0) throw std::runtime_error("PyProc: cannot open shared memory '" + name + "': " + std::strerror(errno));
+    void* mem = mmap(nullptr, layout_.total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    ::close(fd);
+    if (mem == MAP_FAILED) throw std::runtime_error(std::string("PyProc: mmap failed: ") + std::strerror(errno));
+    base_ = static_cast<char*>(mem);
+    if (U32(base_)->load() != kMagic) {
+      munmap(base_, layout_.total);
+      throw std::invalid_argument("PyProc: shared memory '" + name + "' is not an envpool segment");
+    }
+    record_ = base_ + kHeader + kWorkerRecord * worker_;
+    slot_ = base_ + layout_.slots_off + layout_.slot_bytes * env_id;
+    gen_ = U32(record_ + 4)->load(std::memory_order_acquire);
+  }
+  ~ProcEnv() override { munmap(base_, layout_.total); }
+
+  // The seed goes with the next reset (gymnasium's reset(seed=...)); later
+  // resets carry none, so the env's own generator continues.
+  void Seed(uint64_t seed) override {
+    seed_ = seed;
+    has_seed_ = true;
+  }
+
+  void Reset(const StateRow& out) override {
+    if (Posted(kCmdReset)) {
+      has_seed_ = false;  // the posted reset carried it
+    } else {
+      Call(kCmdReset);
+    }
+    CopyOut(out);
+  }
+
+  StepResult Step(const ActionRow& action, const StateRow& out) override {
+    if (!Posted(kCmdStep)) {
+      CopyActions(action);
+      Call(kCmdStep);
+    }
+    CopyOut(out);
+    StepResult r;
+    std::memcpy(&r.reward, slot_ + 32, sizeof(double));
+    r.terminated = slot_[40] != 0;
+    r.truncated = slot_[41] != 0;
+    return r;
+  }
+
+  // Hands the step (or reset) to the worker now; the Step/Reset that
+  // follows waits for it. Anything unusual (a replaced or broken worker) is
+  // left to that call.
+  void Prepare(const ActionRow* action, const uint64_t* seed) override {
+    if (posted_ != 0) return;
+    const uint32_t g = U32(record_ + 4)->load(std::memory_order_acquire);
+    if (g != gen_ || U32(record_ + 16)->load() != 0) return;
+    if (action != nullptr) {
+      CopyActions(*action);
+      Post(kCmdStep, g);
+    } else {
+      if (seed != nullptr) Seed(*seed);
+      Post(kCmdReset, g);
+    }
+  }
+
+  std::array<int, 2> RenderSize() const override { return {render_h_, render_w_}; }
+  void Render(uint8_t* rgb) override {
+    Posted(0);
+    Call(kCmdRender);
+    std::memcpy(rgb, slot_ + layout_.render_off, static_cast<std::size_t>(render_h_) * render_w_ * 3);
+  }
+
+ private:
+  static std::atomic<uint32_t>* U32(char* p) { return reinterpret_cast<std::atomic<uint32_t>*>(p); }
+
+  std::string Who() const { return "env " + std::to_string(env_id_); }
+
+  // How the worker's previous process ended, in words.
+  std::string DeathMessage() const {
+    const int32_t pid = static_cast<int32_t>(U32(record_)->load());
+    const int32_t status = static_cast<int32_t>(U32(record_ + 12)->load());
+    std::string how;
+    if (status < 0) {
+      const char* sig = strsignal(-status);
+      how = "killed by signal " + std::to_string(-status) + (sig != nullptr ? std::string(" (") + sig + ")" : "");
+    } else {
+      how = "exited with code " + std::to_string(status);
+    }
+    (void)pid;
+    return Who() + ": its worker process " + std::to_string(worker_) + " died (" + how +
+           "); its envs are re-created and reset on their next step";
+  }
+
+  void CopyActions(const ActionRow& action) {
+    for (std::size_t k = 0; k < layout_.action.size(); ++k)
+      std::memcpy(slot_ + layout_.action_off[k], ActionPtr(action, static_cast<int>(k), layout_.action[k].dtype),
+                  layout_.action[k].NumBytes());
+  }
+
+  // Whether a request for cmd was posted by Prepare (then waited for here).
+  // One for another command is waited for and dropped.
+  bool Posted(uint32_t cmd) {
+    if (posted_ == 0) return false;
+    const uint32_t was = posted_;
+    posted_ = 0;
+    Wait();
+    if (was == cmd) return true;
+    return false;
+  }
+
+  void Call(uint32_t cmd) {
+    const uint32_t g = U32(record_ + 4)->load(std::memory_order_acquire);
+    if (g != gen_) {
+      // The worker was replaced since this env last ran: the env it held
+      // is gone. A reset simply starts on the new one.
+      gen_ = g;
+      if (cmd != kCmdReset) throw std::runtime_error(DeathMessage());
+    }
+    if (U32(record_ + 16)->load() != 0) throw std::runtime_error(Who() + ": its worker process could not be restarted");
+    Post(cmd, g);
+    posted_ = 0;
+    Wait();
+  }
+
+  void Post(uint32_t cmd, uint32_t g) {
+    U32(slot_ + 8)->store(cmd, std::memory_order_relaxed);
+    U32(slot_ + 12)->store(g, std::memory_order_relaxed);
+    std::memcpy(slot_ + 16, &seed_, sizeof(seed_));
+    U32(slot_ + 24)->store(cmd == kCmdReset && has_seed_ ? 1 : 0, std::memory_order_relaxed);
+    if (cmd == kCmdReset) has_seed_ = false;
+    std::atomic<uint32_t>* req = U32(slot_);
+    want_ = req->load(std::memory_order_relaxed) + 1;
+    posted_gen_ = g;
+    posted_ = cmd;
+    req->store(want_, std::memory_order_release);
+    std::atomic<uint32_t>* doorbell = U32(record_ + 8);
+    doorbell->fetch_add(1, std::memory_order_acq_rel);
+    Futex(doorbell, FUTEX_WAKE, 1, nullptr);
+  }
+
+  // Waits for the posted request, noticing a closing pool, a dead worker
+  // and the step timeout (the segment's owner wakes us on the first two).
+  void Wait() {
+    const uint32_t want = want_, g = posted_gen_;
+    std::atomic<uint32_t>* gen = U32(record_ + 4);
+    std::atomic<uint32_t>* done = U32(slot_ + 4);
+    auto start = std::chrono::steady_clock::now();
+    for (int spin = 0; spin < 64; ++spin)
+      if (done->load(std::memory_order_acquire) == want) break;
+    for (;;) {
+      const uint32_t seen = done->load(std::memory_order_acquire);
+      if (seen == want) break;
+      const timespec tick{0, 100 * 1000 * 1000};
+      // The worker wakes us only while this flag is up (a wake-up costs it
+      // a system call), so raise it before the last check.
+      std::atomic<uint32_t>* sleeping = U32(slot_ + 52);
+      sleeping->store(1, std::memory_order_seq_cst);
+      if (done->load(std::memory_order_seq_cst) == seen) Futex(done, FUTEX_WAIT, seen, &tick);
+      sleeping->store(0, std::memory_order_relaxed);
+      if (done->load(std::memory_order_acquire) == want) break;
+      if (U32(base_ + 4)->load() != 0)
+        throw std::runtime_error(Who() + ": the pool was closed while its worker process was stepping it");
+      if (gen->load(std::memory_order_acquire) != g) {
+        gen_ = gen->load(std::memory_order_acquire);
+        throw std::runtime_error(DeathMessage());
+      }
+      // The timeout counts from when the worker took the request up (not
+      // while a new worker starts).
+      if (step_timeout_ > 0 && U32(slot_ + 48)->load(std::memory_order_acquire) != want)
+        start = std::chrono::steady_clock::now();
+      else if (step_timeout_ > 0 &&
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > step_timeout_) {
+        const int32_t pid = static_cast<int32_t>(U32(record_)->load());
+        if (pid > 0) kill(pid, SIGKILL);
+        // Wait for the owner to replace the worker, so that this env's next
+        // call sees the new generation (and resets on it).
+        for (int i = 0; i < 100 && gen->load(std::memory_order_acquire) == g; ++i) {
+          const timespec t{0, 20 * 1000 * 1000};
+          nanosleep(&t, nullptr);
+        }
+        gen_ = gen->load(std::memory_order_acquire);
+        throw std::runtime_error(Who() + ": its step took over " + std::to_string(step_timeout_) +
+                                 " s (step_timeout); its worker process was killed, and its envs are re-created and "
+                                 "reset on their next step");
+      }
+    }
+    const uint32_t status = U32(slot_ + 28)->load(std::memory_order_acquire);
+    if (status != kOk) {
+      uint32_t len = 0;
+      std::memcpy(&len, slot_ + layout_.error_off, sizeof(len));
+      len = std::min<uint32_t>(len, kErrorBytes - 8);
+      const std::string msg(slot_ + layout_.error_off + 8, len);
+      if (status == kValueError) throw std::invalid_argument(msg);
+      if (status == kIndexError) throw std::out_of_range(msg);
+      throw std::runtime_error(msg);
+    }
+  }
+
+  void CopyOut(const StateRow& out) {
+    for (std::size_t k = 0; k < layout_.state.size(); ++k)
+      std::memcpy(StatePtr(out, static_cast<int>(k), layout_.state[k].dtype), slot_ + layout_.state_off[k],
+                  layout_.state[k].NumBytes());
+  }
+
+  static void* StatePtr(const StateRow& out, int k, DType t) {
+    switch (t) {
+      case DType::kBool:
+        return out[StateKey<bool>{k}];
+      case DType::kUInt8:
+        return out[StateKey<uint8_t>{k}];
+      case DType::kInt32:
+        return out[StateKey<int32_t>{k}];
+      case DType::kInt64:
+        return out[StateKey<int64_t>{k}];
+      case DType::kFloat32:
+        return out[StateKey<float>{k}];
+      case DType::kFloat64:
+        return out[StateKey<double>{k}];
+    }
+    return nullptr;
+  }
+  static const void* ActionPtr(const ActionRow& a, int k, DType t) {
+    switch (t) {
+      case DType::kBool:
+        return a[ActionKey<bool>{k}];
+      case DType::kUInt8:
+        return a[ActionKey<uint8_t>{k}];
+      case DType::kInt32:
+        return a[ActionKey<int32_t>{k}];
+      case DType::kInt64:
+        return a[ActionKey<int64_t>{k}];
+      case DType::kFloat32:
+        return a[ActionKey<float>{k}];
+      case DType::kFloat64:
+        return a[ActionKey<double>{k}];
+    }
+    return nullptr;
+  }
+
+  Layout layout_;
+  int env_id_;
+  int worker_ = 0;
+  int render_h_, render_w_;
+  double step_timeout_;
+  char* base_ = nullptr;
+  char* record_ = nullptr;
+  char* slot_ = nullptr;
+  uint32_t gen_ = 0;
+  uint64_t seed_ = 0;
+  bool has_seed_ = false;
+  uint32_t posted_ = 0;  // the command Prepare posted, 0 if none
+  uint32_t want_ = 0, posted_gen_ = 0;
+};
+
+}  // namespace envpool::pyproc
+
+#endif  // ENVPOOL_PYPROC_PROC_ENV_H_

@@ -1,0 +1,262 @@
+"""The worker process: holds a block of envs and serves their slots of the segment.
+
+The engine's thread for env i writes the action and a command into slot i, bumps
+``req`` and rings the worker's doorbell (a futex); the worker runs the command and
+writes the results into the slot, then stores ``done = req`` and wakes that thread.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+import pickle
+import signal
+import traceback
+from typing import Any
+
+import numpy as np
+
+from envpool.python_env import _spaces as sp
+
+RESET, STEP, RENDER = 1, 2, 3
+OK, ERROR, VALUE_ERROR, INDEX_ERROR = 0, 1, 2, 3
+
+
+def unwrap_time_limit(env: Any) -> tuple[Any, int | None]:
+    """An outermost gymnasium TimeLimit is taken off: the engine counts the steps."""
+    from gymnasium.wrappers import TimeLimit
+
+    if isinstance(env, TimeLimit):
+        return env.env, int(env._max_episode_steps)
+    return env, None
+
+
+class FdArg:
+    """A file descriptor handed to a spawned (or forkserver) child: duplicated into it
+    while the process object is pickled for the start."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def __reduce__(self) -> Any:
+        from multiprocessing import reduction
+
+        return (_detach_fd, (reduction.DupFd(self.fd),))
+
+
+def _detach_fd(dup: Any) -> int:
+    return dup.detach()
+
+
+def _views(mm: mmap.mmap, base: int, slot_bytes: int, leaf: sp.Leaf, off: int) -> np.ndarray:
+    dtype = np.dtype(leaf.dtype)
+    inner = [dtype.itemsize] * len(leaf.shape)
+    for i in range(len(leaf.shape) - 2, -1, -1):
+        inner[i] = inner[i + 1] * leaf.shape[i + 1]
+    return np.ndarray(leaf.shape, dtype, buffer=mm, offset=base + off, strides=tuple(inner))
+
+
+def _reader(leaf: sp.Leaf) -> Any:
+    """How to turn the action array in the slot into what the env's space holds."""
+    if leaf.kind == "discrete":
+        return lambda v: int(v)
+    dtype = leaf.space.dtype
+    return lambda v: v.astype(dtype)  # a copy: the slot is rewritten next step
+
+
+def _nest(leaves: list[sp.Leaf], values: list[Any], space: Any) -> Any:
+    """The nested Dict / Tuple value from the leaves' values."""
+    from gymnasium import spaces
+
+    if len(leaves) == 1 and not leaves[0].path:
+        return values[0]
+    it = iter(values)
+
+    def build(s: Any) -> Any:
+        if isinstance(s, spaces.Dict):
+            return {k: build(sub) for k, sub in s.spaces.items()}
+        if isinstance(s, spaces.Tuple):
+            return tuple(build(sub) for sub in s.spaces)
+        return next(it)
+
+    return build(space)
+
+
+def _pick(value: Any, path: tuple[Any, ...]) -> Any:
+    for p in path:
+        value = value[p]
+    return value
+
+
+def run(
+    fd_arg: Any,
+    total: int,
+    payload: bytes,
+    spec: dict[str, Any],
+    worker: int,
+    gen: int,
+    conn: Any,
+    parent_pid: int,
+    pdeathsig: bool,
+) -> None:
+    # Ctrl-C goes to the whole process group: the parent handles it and closes us.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if pdeathsig:
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:
+        os._exit(0)
+    from envpool import _envpool
+
+    fd = fd_arg if isinstance(fd_arg, int) else int(fd_arg)
+    mm = mmap.mmap(fd, total)
+    os.close(fd)
+    try:
+        env_fn = pickle.loads(payload)
+        envs = []
+        for _ in spec["env_ids"]:
+            env, _ = unwrap_time_limit(env_fn())
+            envs.append(env)
+    except BaseException as e:  # noqa: BLE001 - reported to the parent
+        conn.send(("error", f"{type(e).__name__}: {e}", traceback.format_exc()))
+        conn.close()
+        os._exit(1)
+    conn.send(("ok", None, None))
+    conn.close()
+    _serve(mm, envs, spec, worker, gen, parent_pid, _envpool)
+
+
+def _serve(
+    mm: mmap.mmap, envs: list[Any], spec: dict[str, Any], worker: int, gen: int, parent_pid: int, ev: Any
+) -> None:
+    layout: sp.Layout = spec["layout"]
+    actions: list[sp.Leaf] = spec["actions"]
+    obs_leaves: list[sp.Leaf] = spec["obs"]
+    info_leaves: list[sp.Leaf] = spec["info"]
+    action_space = spec["action_space"]
+    env_ids: list[int] = spec["env_ids"]
+    n = len(env_ids)
+    addr = ctypes.addressof(ctypes.c_char.from_buffer(mm))
+    sb = layout.slot_bytes
+    first = layout.slots_off + sb * env_ids[0]
+    ctl = np.ndarray((n, 16), np.uint32, buffer=mm, offset=first, strides=(sb, 4))
+    seeds = np.ndarray((n,), np.uint64, buffer=mm, offset=first + 16, strides=(sb,))
+    rewards = np.ndarray((n,), np.float64, buffer=mm, offset=first + 32, strides=(sb,))
+    flags = np.ndarray((n, 2), np.uint8, buffer=mm, offset=first + 40, strides=(sb, 1))
+    header = np.ndarray((16,), np.uint32, buffer=mm, offset=0)
+    rec_off = sp.HEADER + sp.WORKER_RECORD * worker
+    doorbell = np.ndarray((), np.uint32, buffer=mm, offset=rec_off + 8)
+    doorbell_addr = addr + rec_off + 8
+    done_addr = [addr + first + sb * k + 4 for k in range(n)]
+    n_obs = len(obs_leaves)
+    single_obs = n_obs == 1 and not obs_leaves[0].path
+    obs_views = [
+        [_views(mm, first + sb * k, sb, leaf, off) for leaf, off in zip(obs_leaves, layout.state_off)] for k in range(n)
+    ]
+    info_views = [
+        [_views(mm, first + sb * k, sb, leaf, off) for leaf, off in zip(info_leaves, layout.state_off[n_obs:])]
+        for k in range(n)
+    ]
+    act_views = [
+        [_views(mm, first + sb * k, sb, leaf, off) for leaf, off in zip(actions, layout.action_off)] for k in range(n)
+    ]
+    readers = [_reader(leaf) for leaf in actions]
+    single_act = len(actions) == 1 and not actions[0].path
+    render_hw = spec["render_hw"]
+    render_views = [
+        np.ndarray((*render_hw, 3), np.uint8, buffer=mm, offset=first + sb * k + layout.render_off) for k in range(n)
+    ]
+    err_off = [first + sb * k + layout.error_off for k in range(n)]
+    obs_paths = [leaf.path for leaf in obs_leaves]
+    info_keys = [leaf.path[0] for leaf in info_leaves]
+    store_wake = ev._futex_store_wake_if
+    futex_wait = ev._futex_wait
+
+    def write_state(k: int, obs: Any, info: dict[str, Any]) -> None:
+        views = obs_views[k]
+        if single_obs:
+            views[0][...] = obs
+        else:
+            for view, path in zip(views, obs_paths):
+                view[...] = _pick(obs, path)
+        if info_keys:
+            for view, key in zip(info_views[k], info_keys):
+                value = info.get(key)
+                if value is None:
+                    view[...] = 0
+                else:
+                    try:
+                        view[...] = value
+                    except (TypeError, ValueError):
+                        view[...] = 0
+
+    def fail(k: int, req: int, e: BaseException) -> int:
+        msg = f"{type(e).__name__}: {e}".encode("utf-8", "replace")[: sp.ERROR_BYTES // 2]
+        try:
+            blob = pickle.dumps((e, traceback.format_exc()))
+        except Exception:  # noqa: BLE001 - an exception that cannot be pickled stays a RuntimeError
+            blob = b""
+        if 8 + len(msg) + len(blob) > sp.ERROR_BYTES:
+            blob = b""
+        o = err_off[k]
+        mm[o : o + 8] = np.array([len(msg), len(blob)], np.uint32).tobytes()
+        mm[o + 8 : o + 8 + len(msg)] = msg
+        mm[o + 8 + len(msg) : o + 8 + len(msg) + len(blob)] = blob
+        ctl[k, 11] = req  # the request this error answers
+        if isinstance(e, ValueError):
+            return VALUE_ERROR
+        if isinstance(e, IndexError):
+            return INDEX_ERROR
+        return ERROR
+
+    def handle(k: int, req: int) -> None:
+        ctl[k, 12] = req  # begun: the step timeout counts from here
+        cmd = ctl[k, 2]
+        env = envs[k]
+        status = OK
+        try:
+            if cmd == STEP:
+                views = act_views[k]
+                if single_act:
+                    action = readers[0](views[0])
+                else:
+                    action = _nest(actions, [r(v) for r, v in zip(readers, views)], action_space)
+                obs, reward, terminated, truncated, info = env.step(action)
+                write_state(k, obs, info)
+                rewards[k] = reward
+                flags[k, 0] = bool(terminated)
+                flags[k, 1] = bool(truncated)
+            elif cmd == RESET:
+                seed = int(seeds[k]) if ctl[k, 6] else None
+                obs, info = env.reset(seed=seed)
+                write_state(k, obs, info)
+            elif cmd == RENDER:
+                render_views[k][...] = env.render()
+        except Exception as e:  # noqa: BLE001 - reported through the slot
+            status = fail(k, req, e)
+        ctl[k, 7] = status
+        store_wake(done_addr[k], req, done_addr[k] + 48)
+
+    while True:
+        bell = int(doorbell)
+        busy = False
+        for k in range(n):
+            req = int(ctl[k, 0])
+            if req != ctl[k, 1] and ctl[k, 3] == gen:
+                handle(k, req)
+                busy = True
+        if busy:
+            continue
+        if header[1]:
+            break
+        if not futex_wait(doorbell_addr, bell, 0.5) and os.getppid() != parent_pid:
+            os._exit(0)  # the parent died
+    for env in envs:
+        try:
+            env.close()
+        except Exception:  # noqa: BLE001, S110 - closing anyway
+            pass
+    os._exit(0)

@@ -1,0 +1,129 @@
+"""gymnasium envs of our own for the Python-env pools' tests (importable in the
+worker processes, which unpickle these classes by reference)."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+
+class DictEnv(gymnasium.Env):
+    """A Dict observation (nested, with a Tuple and mixed dtypes), a Dict action, and
+    numeric reset info: a random walk that ends when |pos| leaves 5."""
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        self.render_mode = render_mode
+        self.observation_space = spaces.Dict(
+            {
+                "pos": spaces.Box(-10, 10, (2,), np.float64),
+                "grid": spaces.Box(0, 255, (3, 4), np.uint8),
+                "meta": spaces.Dict({"count": spaces.Discrete(1000), "flags": spaces.MultiBinary(3)}),
+                "pair": spaces.Tuple((spaces.Discrete(5, start=-2), spaces.MultiDiscrete([3, 4]))),
+                "small": spaces.Box(-100, 100, (), np.int16),
+            }
+        )
+        self.action_space = spaces.Dict(
+            {"move": spaces.Box(-1.0, 1.0, (2,), np.float32), "pick": spaces.Discrete(3, start=1)}
+        )
+
+    def _obs(self) -> dict[str, Any]:
+        return {
+            "pos": self.pos.copy(),
+            "grid": self.np_random.integers(0, 256, (3, 4), dtype=np.uint8),
+            "meta": {"count": self.count, "flags": (self.np_random.random(3) < 0.5).astype(np.int8)},
+            "pair": (int(self.np_random.integers(-2, 3)), self.np_random.integers(0, [3, 4])),
+            "small": np.int16(self.np_random.integers(-100, 101)),
+        }
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        super().reset(seed=seed)
+        self.pos = self.np_random.normal(size=2)
+        self.count = 0
+        return self._obs(), {
+            "draw": float(self.np_random.random()),
+            "vec": np.arange(3, dtype=np.int32),
+            "text": "dropped",
+            "_private": 1,
+            "nested": {"a": 1},
+        }
+
+    def step(self, action: dict[str, Any]) -> Any:
+        assert action["move"].dtype == np.float32 and action["move"].shape == (2,)
+        assert isinstance(action["pick"], int) and 1 <= action["pick"] <= 3
+        self.pos = self.pos + action["move"] * action["pick"] + self.np_random.normal(size=2) * 0.1
+        self.count += 1
+        terminated = bool(np.abs(self.pos).max() > 5)
+        info = {"draw": float(self.np_random.random())}
+        if self.count % 3 == 0:
+            info["vec"] = np.full(3, self.count, dtype=np.int32)
+        return self._obs(), float(self.pos.sum()), terminated, False, info
+
+    def render(self) -> np.ndarray:
+        frame = np.zeros((6, 8, 3), np.uint8)
+        frame[..., 0] = self.count % 256
+        return frame
+
+
+def make_dict_env(render_mode: str | None = None) -> DictEnv:
+    return DictEnv(render_mode)
+
+
+class FaultyEnv(gymnasium.Env):
+    """CartPole-like spaces; its step misbehaves on command: action 2 raises a custom
+    exception, 3 a ValueError, 4 os._exit(3), 5 SIGKILLs itself, 6 segfaults, 7 hangs,
+    8 raises an exception that cannot be pickled."""
+
+    observation_space = spaces.Box(-1e9, 1e9, (2,), np.float64)
+    action_space = spaces.Discrete(9)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        super().reset(seed=seed)
+        self.t = 0
+        return np.array([0.0, float(os.getpid())]), {}
+
+    def step(self, action: int) -> Any:
+        if action == 2:
+            raise EnvBoom("boom", 42)
+        if action == 3:
+            raise ValueError("bad action value")
+        if action == 4:
+            os._exit(3)
+        if action == 5:
+            os.kill(os.getpid(), 9)
+        if action == 6:
+            import ctypes
+
+            ctypes.string_at(0)
+        if action == 7:
+            time.sleep(3600)
+        if action == 8:
+            e = EnvBoom("unpicklable", 1)
+            e.lock = threading.Lock()
+            raise e
+        self.t += 1
+        return np.array([float(self.t), float(os.getpid())]), 1.0, False, False, {}
+
+
+class EnvBoom(Exception):
+    """A custom exception type (picklable, two arguments)."""
+
+    def __init__(self, what: str, code: int) -> None:
+        super().__init__(what, code)
+        self.code = code
+
+
+class TextEnv(gymnasium.Env):
+    observation_space = spaces.Dict({"x": spaces.Box(0, 1, (2,)), "mission": spaces.Text(10)})
+    action_space = spaces.Discrete(2)
+
+
+def failing_env_fn() -> Any:
+    raise OSError("cannot build this env")

@@ -1,0 +1,243 @@
+"""Faults of Python-env pools: env exceptions, dying and hanging workers, bad env_fns,
+and that closing, garbage collection, Ctrl-C and the parent's death leave no worker
+process and no /dev/shm segment behind."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import _py_envs
+import numpy as np
+import pytest
+
+import envpool
+
+TESTS = Path(__file__).resolve().parents[1]
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")
+
+
+def segments(pid: int | None = None) -> set[str]:
+    """This process's (or pid's) pool segments in /dev/shm (their names hold the pid)."""
+    return {n for n in os.listdir("/dev/shm") if n.startswith(f"envpool-{pid or os.getpid()}-")}
+
+
+def wait_gone(pids: list[int], seconds: float = 10.0) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if not any(alive(p) for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def make(num_envs: int = 4, **kw: object) -> object:
+    return envpool.make(_py_envs.FaultyEnv, env_type="gymnasium", num_envs=num_envs, num_workers=2, **kw)
+
+
+def test_env_exception_keeps_its_type() -> None:
+    pool = make()
+    obs, _ = pool.reset()
+    pool.step(np.zeros(4, np.int32))
+    with pytest.raises(_py_envs.EnvBoom) as err:
+        pool.step(np.array([0, 2, 0, 0], np.int32))
+    e = err.value
+    assert e.args == ("boom", 42) and e.code == 42
+    assert e.failed_env_ids.tolist() == [1] and sorted(e.env_ids.tolist()) == [0, 1, 2, 3]
+    obs, rew, term, trunc, info = e.result
+    assert term[1] and obs[1].tolist() == [0.0, 0.0] and obs[0][0] == 2.0
+    assert any("env 1" in n for n in e.__notes__)
+    # The pool stays usable; the failed env is reset on its next step.
+    obs, *_ = pool.step(np.zeros(4, np.int32))
+    assert obs[:, 0].tolist() == [3.0, 0.0, 3.0, 3.0]
+    with pytest.raises(ValueError, match="bad action value"):
+        pool.step(np.array([3, 0, 0, 0], np.int32))
+    # One that cannot be pickled back is the engine's RuntimeError, naming it.
+    with pytest.raises(RuntimeError, match="env 2 failed: EnvBoom: .*unpicklable") as err:
+        pool.step(np.array([0, 0, 8, 0], np.int32))
+    assert err.value.failed_env_ids.tolist() == [2]
+    pool.close()
+
+
+def test_env_exception_async() -> None:
+    pool = make(batch_size=2)
+    pool.async_reset()
+    _, _, _, _, info = pool.recv()
+    ids = info["env_id"]
+    pool.send(np.array([2, 0], np.int32), ids)
+    with pytest.raises(_py_envs.EnvBoom) as err:
+        while True:
+            pool.recv()
+    assert err.value.failed_env_ids.tolist() == [ids[0]]
+    pool.close()
+
+
+@pytest.mark.parametrize(("action", "how"), [(4, "exited with code 3"), (5, "signal 9"), (6, "signal 11")])
+def test_dead_worker(action: int, how: str) -> None:
+    pool = make()
+    obs, _ = pool.reset()
+    pids = pool._pool.worker_pids
+    assert sorted(set(obs[:, 1].astype(int).tolist())) == sorted(pids)
+    pool.step(np.zeros(4, np.int32))
+    # Env 0 kills worker 0 (envs 0 and 1); both were in flight.
+    with pytest.raises(RuntimeError, match=how) as err:
+        pool.step(np.array([action, 0, 0, 0], np.int32))
+    assert err.value.failed_env_ids.tolist() == [0, 1]
+    assert "env 0" in str(err.value) and "worker process 0 died" in str(err.value)
+    assert wait_gone([pids[0]])
+    # Its envs are re-created (a new worker) and reset on their next step.
+    obs, *_ = pool.step(np.zeros(4, np.int32))
+    assert obs[:, 0].tolist() == [0.0, 0.0, 3.0, 3.0]
+    assert int(obs[0, 1]) == int(obs[1, 1]) not in pids and int(obs[2, 1]) == pids[1]
+    obs, *_ = pool.step(np.zeros(4, np.int32))
+    assert obs[:, 0].tolist() == [1.0, 1.0, 4.0, 4.0]
+    pool.close()
+    assert not segments()
+
+
+def test_dead_worker_idle_envs_report_on_their_next_step() -> None:
+    pool = make()
+    pool.reset()
+    # Only env 1 is stepped (and kills worker 0); env 0 learns of it next.
+    with pytest.raises(RuntimeError, match="signal 9") as err:
+        pool.step(np.array([5], np.int32), env_id=np.array([1]))
+    assert err.value.failed_env_ids.tolist() == [1]
+    time.sleep(0.5)
+    with pytest.raises(RuntimeError, match="env 0: its worker process 0 died"):
+        pool.step(np.zeros(2, np.int32), env_id=np.array([0, 2]))
+    obs, *_ = pool.step(np.zeros(4, np.int32))
+    assert obs[:, 0].tolist() == [0.0, 0.0, 2.0, 1.0]
+    pool.close()
+
+
+def test_bad_env_fn_fails_make() -> None:
+    with pytest.raises(OSError, match="cannot build this env"):
+        envpool.make(_py_envs.failing_env_fn, env_type="gymnasium", num_envs=2)
+    lock = threading.Lock()
+
+    def holds_a_lock() -> object:
+        assert lock
+        return _py_envs.FaultyEnv()
+
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        envpool.make(holds_a_lock, env_type="gymnasium", num_envs=2)
+    with pytest.raises(TypeError, match="gymnasium.Env"):
+        envpool.make(lambda: object(), env_type="gymnasium", num_envs=1)
+    with pytest.raises(TypeError, match="unknown config keys"):
+        envpool.make(_py_envs.FaultyEnv, env_type="gymnasium", num_envs=1, colour="red")
+    with pytest.raises(ValueError, match="num_workers"):
+        envpool.make(_py_envs.FaultyEnv, env_type="gymnasium", num_envs=2, num_workers=3)
+    assert not segments()
+
+
+def test_close_and_gc_leave_nothing() -> None:
+    before: set[str] = set()
+    pool = make()
+    pool.reset()
+    pids = pool._pool.worker_pids
+    pool.close()
+    assert not any(alive(p) for p in pids) and segments() == before
+    pool.close()  # idempotent
+    # A closed pool rebuilds on reset(), with new workers.
+    pool.reset()
+    pids = pool._pool.worker_pids
+    assert all(alive(p) for p in pids)
+    del pool
+    gc.collect()
+    assert wait_gone(pids, 5) and segments() == before
+
+
+def test_hung_step_is_interrupted_by_close() -> None:
+    pool = make()
+    pool.reset()
+    pids = pool._pool.worker_pids
+    errors: list[BaseException] = []
+
+    def stepping() -> None:
+        try:
+            pool.step(np.array([7, 0, 0, 0], np.int32))
+        except BaseException as e:  # noqa: BLE001 - recorded
+            errors.append(e)
+
+    t = threading.Thread(target=stepping)
+    t.start()
+    time.sleep(1.0)
+    start = time.monotonic()
+    pool.close()
+    t.join(10)
+    assert not t.is_alive() and time.monotonic() - start < 8
+    assert errors and isinstance(errors[0], RuntimeError)
+    assert wait_gone(pids, 5) and not segments()
+
+
+def test_step_timeout() -> None:
+    pool = make(step_timeout=0.5)
+    pool.reset()
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="step_timeout") as err:
+        pool.step(np.array([0, 0, 0, 7], np.int32))
+    assert time.monotonic() - start < 5
+    assert err.value.failed_env_ids.tolist() == [3]
+    # Its worker was killed: env 2, its other env, reports that on its next step.
+    with pytest.raises(RuntimeError, match="env 2: its worker process 1 died") as err:
+        pool.step(np.zeros(4, np.int32))
+    obs = err.value.result[0]
+    assert obs[:, 0].tolist() == [2.0, 2.0, 0.0, 0.0]
+    obs, *_ = pool.step(np.zeros(4, np.int32))
+    assert obs[:, 0].tolist() == [3.0, 3.0, 0.0, 1.0]
+    pool.close()
+
+
+SCRIPT = """
+import os, signal, sys, time
+sys.path.insert(0, {tests!r})
+import numpy as np
+import envpool, _py_envs
+if __name__ == "__main__":
+    pool = envpool.make(_py_envs.FaultyEnv, env_type="gymnasium", num_envs=4, num_workers=2)
+    pool.reset()
+    print(" ".join(map(str, pool._pool.worker_pids)), flush=True)
+    {tail}
+"""
+
+
+def run_script(tail: str, kill: bool = False) -> tuple[list[int], int]:
+    code = textwrap.dedent(SCRIPT).format(tests=str(TESTS), tail=tail)
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = p.stdout.readline()
+    pids = [int(x) for x in line.split()]
+    assert len(pids) == 2, p.stderr.read()
+    if kill:
+        p.kill()
+    p.communicate(timeout=60)
+    return pids, p.pid
+
+
+def test_keyboard_interrupt_in_parent_leaves_nothing() -> None:
+    pids, parent = run_script("os.kill(os.getpid(), signal.SIGINT); time.sleep(5)")
+    assert wait_gone(pids) and not segments(parent)
+
+
+def test_exit_without_close_leaves_nothing() -> None:
+    pids, parent = run_script("pool.step(np.zeros(4, np.int32))")
+    assert wait_gone(pids) and not segments(parent)
+
+
+@pytest.mark.parametrize("hung", [False, True])
+def test_parents_death_leaves_nothing(hung: bool) -> None:
+    tail = "pool.send(np.array([7, 0, 0, 0], np.int32)); " if hung else ""
+    pids, parent = run_script(tail + "time.sleep(60)", kill=True)
+    assert wait_gone(pids) and not segments(parent)

@@ -1,0 +1,497 @@
+"""Python (gymnasium) envs in the pool: envpool.make(env_fn, ...) and
+envpool.make("gymnasium:<id>", ...). Each env of the pool must follow, bit for bit,
+the trajectory of a single gymnasium env reset with seed + i once, then unseeded."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import _py_envs
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium import spaces
+
+import envpool
+
+
+def flat(value: Any, space: spaces.Space, prefix: str = "") -> dict[str, Any]:
+    """A nested obs as the pool's flat keys (Dict keys / Tuple indices joined by '.')."""
+    if isinstance(space, spaces.Dict):
+        out: dict[str, Any] = {}
+        for k, sub in space.spaces.items():
+            out.update(flat(value[k], sub, f"{prefix}.{k}" if prefix else str(k)))
+        return out
+    if isinstance(space, spaces.Tuple):
+        out = {}
+        for i, sub in enumerate(space.spaces):
+            out.update(flat(value[i], sub, f"{prefix}.{i}" if prefix else str(i)))
+        return out
+    return {prefix: value}
+
+
+def same(pool_obs: Any, ref_obs: Any, space: spaces.Space) -> bool:
+    if isinstance(space, (spaces.Dict, spaces.Tuple)):
+        ref = flat(ref_obs, space)
+        return set(ref) == set(pool_obs) and all(
+            np.array_equal(np.asarray(pool_obs[k]), np.asarray(v).astype(np.asarray(pool_obs[k]).dtype))
+            and np.asarray(pool_obs[k]).shape == np.shape(v)
+            for k, v in ref.items()
+        )
+    return np.asarray(pool_obs).shape == np.shape(ref_obs) and np.array_equal(
+        np.asarray(pool_obs), np.asarray(ref_obs).astype(np.asarray(pool_obs).dtype)
+    )
+
+
+def row(obs: Any, i: int) -> Any:
+    return {k: v[i] for k, v in obs.items()} if isinstance(obs, dict) else obs[i]
+
+
+class Reference:
+    """One gymnasium env, driven as the pool drives env i."""
+
+    def __init__(self, make: Any, seed: int, mode: str) -> None:
+        self.env = make()
+        self.mode = mode
+        self.obs, _ = self.env.reset(seed=seed)
+        self.done = False
+        self.elapsed = 0
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, Any]:
+        if self.mode == "next_step" and self.done:
+            self.obs, _ = self.env.reset()
+            self.done, self.elapsed = False, 0
+            return self.obs, 0.0, False, False, None
+        obs, r, te, tr, _ = self.env.step(action)
+        self.elapsed += 1
+        self.done = te or tr
+        final = None
+        if self.done and self.mode == "same_step":
+            final, (obs, _) = obs, self.env.reset()
+            self.done, self.elapsed = False, 0
+        self.obs = obs
+        return obs, r, te, tr, final
+
+
+def check_fidelity(
+    task: Any,
+    ref_make: Any,
+    actions: Any,
+    *,
+    num_envs: int = 4,
+    steps: int = 60,
+    seed: int = 7,
+    mode: str = "next_step",
+    batch_size: int | None = None,
+    **kw: Any,
+) -> int:
+    """Runs the pool and a reference per env; returns how many episodes ended."""
+    batch = batch_size or num_envs
+    pool = envpool.make(
+        task, env_type="gymnasium", num_envs=num_envs, batch_size=batch, seed=seed, autoreset_mode=mode, **kw
+    )
+    try:
+        refs = [Reference(ref_make, seed + i, mode) for i in range(num_envs)]
+        space = refs[0].env.observation_space
+        calls = [0] * num_envs
+        ends = 0
+        if batch == num_envs:
+            obs, info = pool.reset()
+            for i in range(num_envs):
+                assert same(row(obs, i), refs[i].obs, space), (i, row(obs, i), refs[i].obs)
+            for _ in range(steps):
+                acts = [actions(i, calls[i]) for i in range(num_envs)]
+                obs, rew, term, trunc, info = pool.step(_stack(acts))
+                for i in range(num_envs):
+                    r_obs, r_rew, r_te, r_tr, final = refs[i].step(acts[i])
+                    calls[i] += 1
+                    assert same(row(obs, i), r_obs, space), (i, calls[i])
+                    assert rew[i] == np.float32(r_rew), (i, rew[i], r_rew)
+                    assert (term[i], trunc[i]) == (r_te, r_tr), (i, calls[i])
+                    assert info["elapsed_step"][i] == refs[i].elapsed
+                    ends += bool(r_te or r_tr)
+                    if final is not None:
+                        assert same(row(info["final_obs"], i), final, space)
+        else:
+            pool.async_reset()
+            seen_reset = [False] * num_envs
+            for _ in range(steps):
+                obs, rew, term, trunc, info = pool.recv()
+                ids = info["env_id"]
+                acts = []
+                for j, i in enumerate(ids):
+                    if not seen_reset[i]:
+                        seen_reset[i] = True
+                        assert same(row(obs, j), refs[i].obs, space)
+                    else:
+                        r_obs, r_rew, r_te, r_tr, final = refs[i].step(last[i])
+                        assert same(row(obs, j), r_obs, space), (i, calls[i])
+                        assert rew[j] == np.float32(r_rew)
+                        assert (term[j], trunc[j]) == (r_te, r_tr)
+                        ends += bool(r_te or r_tr)
+                        if final is not None:
+                            assert same(row(info["final_obs"], j), final, space)
+                    a = actions(i, calls[i])
+                    calls[i] += 1
+                    last[i] = a
+                    acts.append(a)
+                pool.send(_stack(acts), ids)
+            assert all(seen_reset)
+        return ends
+    finally:
+        pool.close()
+
+
+last: dict[int, Any] = {}
+
+
+def _stack(acts: list[Any]) -> Any:
+    if isinstance(acts[0], dict):
+        return {k: np.stack([a[k] for a in acts]) for k in acts[0]}
+    return np.asarray(acts)
+
+
+def discrete(n: int) -> Any:
+    return lambda i, t: int((i * 7 + t * 13 + (t * t) % 5) % n)
+
+
+MODES = [("next_step", None), ("same_step", None), ("next_step", 2), ("same_step", 3)]
+
+
+@pytest.mark.parametrize(("mode", "batch"), MODES)
+def test_cartpole_fidelity(mode: str, batch: int | None) -> None:
+    ref = functools.partial(gymnasium.make, "CartPole-v1", max_episode_steps=15)
+    ends = check_fidelity(
+        "gymnasium:CartPole-v1",
+        ref,
+        discrete(2),
+        mode=mode,
+        batch_size=batch,
+        max_episode_steps=15,
+        num_workers=2,
+        steps=60,
+    )
+    assert ends >= 4
+
+
+def test_timelimit_is_the_engines() -> None:
+    """gymnasium.make's TimeLimit becomes max_episode_steps (not applied twice)."""
+    pool = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=1, num_workers=1)
+    assert pool.config["max_episode_steps"] == 500
+    pool.close()
+    pool = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=1, max_episode_steps=3)
+    pool.reset()
+    for _ in range(2):
+        _, _, _, trunc, info = pool.step(np.zeros(1, np.int32))
+        assert not trunc[0]
+    _, _, term, trunc, info = pool.step(np.zeros(1, np.int32))
+    assert trunc[0] and not term[0] and info["elapsed_step"][0] == 3
+    pool.close()
+
+
+@pytest.mark.parametrize(("mode", "batch"), MODES)
+def test_frozenlake_fidelity(mode: str, batch: int | None) -> None:
+    ref = functools.partial(gymnasium.make, "FrozenLake-v1")
+    ends = check_fidelity(
+        "gymnasium:FrozenLake-v1", ref, discrete(4), mode=mode, batch_size=batch, num_workers=2, steps=80
+    )
+    assert ends >= 4
+
+
+@pytest.mark.parametrize(("mode", "batch"), MODES)
+def test_blackjack_fidelity(mode: str, batch: int | None) -> None:
+    ref = functools.partial(gymnasium.make, "Blackjack-v1")
+    ends = check_fidelity(
+        "gymnasium:Blackjack-v1", ref, discrete(2), mode=mode, batch_size=batch, num_workers=2, steps=40
+    )
+    assert ends >= 8
+
+
+def test_blackjack_spaces() -> None:
+    pool = envpool.make("gymnasium:Blackjack-v1", env_type="gymnasium", num_envs=2, num_workers=1)
+    space = pool.single_observation_space
+    assert isinstance(space, spaces.Dict) and list(space) == ["0", "1", "2"]
+    assert space["0"] == spaces.Discrete(32) and space["2"] == spaces.Discrete(2)
+    assert pool.single_action_space == spaces.Discrete(2)
+    pool.close()
+
+
+def dict_actions(i: int, t: int) -> dict[str, Any]:
+    rng = np.random.default_rng(i * 1000 + t)
+    return {"move": rng.uniform(-1, 1, 2).astype(np.float32), "pick": int(rng.integers(1, 4))}
+
+
+@pytest.mark.parametrize(("mode", "batch"), MODES)
+def test_dict_env_fidelity(mode: str, batch: int | None) -> None:
+    ends = check_fidelity(
+        _py_envs.make_dict_env,
+        _py_envs.make_dict_env,
+        dict_actions,
+        mode=mode,
+        batch_size=batch,
+        num_workers=2,
+        steps=40,
+    )
+    assert ends >= 2
+
+
+def test_dict_env_spaces_and_info() -> None:
+    pool = envpool.make(_py_envs.make_dict_env, env_type="gymnasium", num_envs=3, num_workers=2, seed=3)
+    obs_space, act_space = pool.single_observation_space, pool.single_action_space
+    assert sorted(obs_space) == ["grid", "meta.count", "meta.flags", "pair.0", "pair.1", "pos", "small"]
+    assert obs_space["pair.0"] == spaces.Discrete(5, start=-2)
+    assert obs_space["grid"].dtype == np.uint8 and obs_space["grid"].shape == (3, 4)
+    # A scalar integer array with bounds reads as Discrete (every pool's spec rule).
+    assert obs_space["small"] == spaces.Discrete(201, start=-100)
+    assert isinstance(obs_space["meta.flags"], spaces.MultiBinary)
+    assert obs_space["pair.1"].dtype == np.int64 and obs_space["pair.1"].shape == (2,)
+    assert sorted(act_space) == ["move", "pick"] and act_space["pick"] == spaces.Discrete(3, start=1)
+    obs, info = pool.reset()
+    assert obs["small"].dtype == np.int32  # int16 is carried as int32
+    # Numeric reset info entries become typed arrays; the text one is dropped.
+    assert info["draw"].dtype == np.float64 and info["draw"].shape == (3,)
+    assert info["vec"].dtype == np.int32 and info["vec"].shape == (3, 3)
+    assert "text" not in info and "_private" not in info and "nested" not in info
+    refs = [_py_envs.make_dict_env() for _ in range(3)]
+    for i, ref in enumerate(refs):
+        _, rinfo = ref.reset(seed=3 + i)
+        assert info["draw"][i] == rinfo["draw"]
+    acts = [dict_actions(i, 0) for i in range(3)]
+    obs, rew, term, trunc, info = pool.step(_stack(acts))
+    for i, ref in enumerate(refs):
+        _, _, _, _, rinfo = ref.step(acts[i])
+        assert info["draw"][i] == rinfo["draw"]
+        assert np.array_equal(info["vec"][i], np.zeros(3))  # absent this step: zeros
+    pool.close()
+
+
+def test_same_seeds_whatever_the_scheduling() -> None:
+    def run(**kw: Any) -> list[np.ndarray]:
+        pool = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=4, seed=11, **kw)
+        out = [pool.reset()[0]]
+        for t in range(30):
+            out.append(pool.step(np.array([(t + i) % 2 for i in range(4)], np.int32))[0])
+        pool.close()
+        return out
+
+    a = run(num_workers=1, num_threads=1)
+    b = run(num_workers=4, num_threads=3)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def test_reset_seed_reseeds() -> None:
+    pool = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=2, num_workers=1)
+    obs, _ = pool.reset(seed=100)
+    pool.step(np.ones(2, np.int32))
+    again, _ = pool.reset(seed=100)
+    assert np.array_equal(obs, again)
+    ref = gymnasium.make("CartPole-v1")
+    assert np.array_equal(obs[1], ref.reset(seed=101)[0])
+    pool.close()
+
+
+def test_reset_mask_and_env_id() -> None:
+    pool = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=3, num_workers=2, seed=0)
+    obs, _ = pool.reset()
+    for _ in range(3):
+        stepped, *_ = pool.step(np.ones(3, np.int32))
+    masked, info = pool.reset(options={"reset_mask": np.array([False, True, False])})
+    assert np.array_equal(masked[0], stepped[0]) and np.array_equal(masked[2], stepped[2])
+    assert not np.array_equal(masked[1], stepped[1])
+    obs1, info = pool.reset(env_id=np.array([2]))
+    assert obs1.shape == (1, 4) and info["env_id"].tolist() == [2]
+    pool.close()
+
+
+def test_gym_and_dm_interfaces() -> None:
+    gym_pool = envpool.make("gymnasium:CartPole-v1", env_type="gym", num_envs=2, num_workers=1, seed=5)
+    obs, info = gym_pool.reset()
+    obs2, rew, *_ = gym_pool.step(np.zeros(2, np.int32))
+    assert obs2.shape == (2, 4) and rew.tolist() == [1.0, 1.0]
+    gym_pool.close()
+    dm_pool = envpool.make("gymnasium:CartPole-v1", env_type="dm", num_envs=2, num_workers=1, seed=5)
+    ts = dm_pool.reset()
+    assert np.array_equal(ts.observation.obs, obs)
+    ts = dm_pool.step(np.zeros(2, np.int32))
+    assert np.array_equal(ts.observation.obs, obs2) and ts.discount.tolist() == [1.0, 1.0]
+    dm_pool.close()
+
+
+def test_env_fn_lambda_with_cloudpickle() -> None:
+    limit = 9
+    pool = envpool.make(
+        lambda: gymnasium.make("CartPole-v1", max_episode_steps=limit), env_type="gymnasium", num_envs=2, num_workers=1
+    )
+    assert pool.config["max_episode_steps"] == 9
+    pool.reset()
+    pool.step(np.zeros(2, np.int32))
+    pool.close()
+
+
+def test_gymnasium_kwargs_reach_gymnasium_make() -> None:
+    pool = envpool.make("gymnasium:FrozenLake-v1", env_type="gymnasium", num_envs=1, is_slippery=False, map_name="8x8")
+    assert pool.single_observation_space == spaces.Discrete(64)
+    obs, _ = pool.reset()
+    obs, *_ = pool.step(np.array([2], np.int32))  # right, not slippery
+    assert obs.tolist() == [1]
+    pool.close()
+
+
+def test_text_space_is_refused() -> None:
+    with pytest.raises(TypeError, match=r"obs\['mission'\] is a Text space"):
+        envpool.make(_py_envs.TextEnv, env_type="gymnasium", num_envs=1)
+
+
+def test_render() -> None:
+    pool = envpool.make(
+        functools.partial(_py_envs.make_dict_env, "rgb_array"),
+        env_type="gymnasium",
+        num_envs=2,
+        num_workers=1,
+        render_mode="rgb_array",
+        render_env_ids=[0, 1],
+    )
+    pool.reset()
+    for _ in range(3):
+        pool.step(_stack([dict_actions(i, 0) for i in range(2)]))
+    frames = pool.render()
+    assert frames.shape == (2, 6, 8, 3) and frames.dtype == np.uint8
+    assert frames[:, 0, 0, 0].tolist() == [3, 3]
+    pool.close()
+
+
+def test_render_cartpole_matches_gymnasium() -> None:
+    pool = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=1, render_mode="rgb_array", seed=2)
+    pool.reset()
+    ref = gymnasium.make("CartPole-v1", render_mode="rgb_array")
+    ref.reset(seed=2)
+    assert np.array_equal(pool.render()[0], ref.render())
+    pool.close()
+
+
+def test_xla() -> None:
+    jax = pytest.importorskip("jax")
+    pool = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=2, num_workers=1, seed=1)
+    pool.reset()
+    handle, recv, send, step = pool.xla()
+    handle, (obs, *_rest) = step(handle, jax.numpy.zeros(2, jax.numpy.int32))
+    ref = gymnasium.make("CartPole-v1")
+    ref.reset(seed=1)
+    assert np.array_equal(np.asarray(obs)[0], ref.step(0)[0])
+    pool.close()
+
+
+def test_acrobot_fidelity() -> None:
+    ref = functools.partial(gymnasium.make, "Acrobot-v1", max_episode_steps=12)
+    ends = check_fidelity("gymnasium:Acrobot-v1", ref, discrete(3), max_episode_steps=12, num_workers=2, steps=40)
+    assert ends >= 4
+    check_fidelity(
+        "gymnasium:Acrobot-v1",
+        ref,
+        discrete(3),
+        max_episode_steps=12,
+        num_workers=2,
+        steps=30,
+        mode="same_step",
+        batch_size=2,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("mode", "batch"), MODES)
+def test_lunar_lander_fidelity(mode: str, batch: int | None) -> None:
+    pytest.importorskip("Box2D")
+    ref = functools.partial(gymnasium.make, "LunarLander-v3", max_episode_steps=40)
+    ends = check_fidelity(
+        "gymnasium:LunarLander-v3",
+        ref,
+        discrete(4),
+        mode=mode,
+        batch_size=batch,
+        max_episode_steps=40,
+        num_workers=2,
+        steps=90,
+    )
+    assert ends >= 4
+
+
+def racing_actions(i: int, t: int) -> np.ndarray:
+    return np.array([np.sin(i + t / 5.0), 0.5 + 0.5 * np.cos(t / 3.0), 0.1 * (t % 3)], np.float32)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("mode", "batch"), [("next_step", None), ("same_step", 1)])
+def test_car_racing_fidelity(mode: str, batch: int | None) -> None:
+    pytest.importorskip("Box2D")
+    ref = functools.partial(gymnasium.make, "CarRacing-v3", max_episode_steps=8)
+    ends = check_fidelity(
+        "gymnasium:CarRacing-v3",
+        ref,
+        racing_actions,
+        num_envs=2,
+        mode=mode,
+        batch_size=batch,
+        max_episode_steps=8,
+        num_workers=2,
+        steps=30,
+    )
+    assert ends >= 2
+
+
+def make_minigrid() -> Any:
+    import minigrid  # noqa: F401 - registers the MiniGrid ids
+
+    return gymnasium.wrappers.FilterObservation(
+        gymnasium.make("MiniGrid-Empty-5x5-v0", max_episode_steps=10), ["image", "direction"]
+    )
+
+
+def test_minigrid_fidelity() -> None:
+    pytest.importorskip("minigrid")
+    ends = check_fidelity(make_minigrid, make_minigrid, discrete(3), num_workers=2, steps=30)
+    assert ends >= 4
+    check_fidelity(make_minigrid, make_minigrid, discrete(3), num_workers=2, steps=30, mode="same_step", batch_size=2)
+
+
+def test_minigrid_mission_text_is_refused() -> None:
+    pytest.importorskip("minigrid")
+    with pytest.raises(TypeError, match="mission"):
+        envpool.make("gymnasium:MiniGrid-Empty-5x5-v0", env_type="gymnasium", num_envs=1)
+
+
+def make_pong() -> Any:
+    import ale_py
+
+    gymnasium.register_envs(ale_py)
+    env = gymnasium.make("ALE/Pong-v5", frameskip=1, repeat_action_probability=0.25, max_episode_steps=400)
+    env = gymnasium.wrappers.AtariPreprocessing(env, frame_skip=4, screen_size=84, noop_max=30)
+    return gymnasium.wrappers.FrameStackObservation(env, 4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("mode", "batch"), [("next_step", None), ("same_step", 1)])
+def test_pong_fidelity(mode: str, batch: int | None) -> None:
+    pytest.importorskip("ale_py")
+    check_fidelity(make_pong, make_pong, discrete(6), num_envs=2, mode=mode, batch_size=batch, num_workers=2, steps=120)
+
+
+@pytest.mark.slow
+def test_ray_pool_matches_local() -> None:
+    ray = pytest.importorskip("ray")
+    import envpool.ray
+
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    try:
+        remote = envpool.ray.make("gymnasium:CartPole-v1", "gymnasium", num_envs=4, num_actors=2, seed=3, num_workers=1)
+        local = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=4, seed=3, num_workers=2)
+        assert np.array_equal(remote.reset()[0], local.reset()[0])
+        for t in range(12):
+            acts = np.array([(t * 3 + i) % 2 for i in range(4)], np.int32)
+            a, b = remote.step(acts), local.step(acts)
+            for x, y in zip(a[:4], b[:4], strict=True):
+                assert np.array_equal(x, y)
+        remote.close()
+        local.close()
+    finally:
+        ray.shutdown()
