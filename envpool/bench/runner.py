@@ -49,6 +49,8 @@ def spec_for(engine: Engine, case: Case, task: Task, plan: Plan, rnd: int) -> di
         "config": task.config,
         "full_config": task.full_config,
         "options": task.options,
+        "gymnasium": task.gymnasium,
+        "num_workers": min(plan.num_workers or case.num_threads, case.num_envs),
     }
 
 

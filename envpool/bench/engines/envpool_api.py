@@ -19,6 +19,10 @@ def _env_ids(result):
 
 
 def run(spec: dict) -> dict:
+    if spec.get("gymnasium"):  # a Python env in envpool's worker processes
+        from ._gym import run_envpool
+
+        return run_envpool(spec)
     _common.pixel_backend(spec)
     import envpool
 
@@ -58,12 +62,20 @@ def run(spec: dict) -> dict:
     return out
 
 
+def available(task, case) -> str | None:
+    if getattr(task, "gymnasium", None) is not None:
+        from ._gym import envpool_reason, reason
+
+        return reason(task, case, has_async=True) or envpool_reason()
+    return _common.registered(task)
+
+
 ENGINES = (
     Engine(
         "envpool",
         "this EnvPool (gym API: step(), or send()/recv() when batch_size < num_envs)",
         run,
-        lambda task, case: _common.registered(task),
+        available,
         default=True,
         order=0,
     ),

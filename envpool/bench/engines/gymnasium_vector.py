@@ -13,7 +13,7 @@ batch_size < num_envs mode.
 
 from __future__ import annotations
 
-from . import Engine, _common
+from . import Engine, _common, _gym
 
 
 def gym_id(task_id: str, kind: str | None) -> str:
@@ -70,6 +70,8 @@ _OPTIONS = {"atari": ("noop_max", "frame_skip", "stack_num"), "mujoco": ("from_p
 
 
 def available(task, case) -> str | None:
+    if _gym.is_gym(task):
+        return _gym.reason(task, case)
     reason = (
         _common.registered(task)
         or _common.single_task(task)
@@ -93,6 +95,8 @@ def available(task, case) -> str | None:
 
 
 def _env_fn(spec: dict):
+    if spec.get("gymnasium"):
+        return _gym.env_fn(spec)
     import gymnasium
 
     gid = gym_id(spec["task"], spec.get("kind"))
