@@ -128,8 +128,6 @@ def run_envpool(spec: dict) -> dict:
     """The ``envpool`` engine on a gymnasium: task: the same sync/async loops as on a native task."""
     import envpool
 
-    from .envpool_api import _env_ids
-
     n, b = spec["num_envs"], spec["batch_size"]
     first, gym_kwargs = envpool_make_args(spec)
     env = envpool.make(
@@ -157,7 +155,7 @@ def run_envpool(spec: dict) -> dict:
             send, recv = env.send, env.recv
 
             def call(i: int) -> None:
-                send(acts[i % k], _env_ids(recv()))
+                send(acts[i % k], recv()[-1]["env_id"])  # the gym API's info
 
         return _common.time_loop(call, b, spec["warmup"], spec["seconds"])
     finally:
