@@ -2,7 +2,10 @@
 
 ``run`` uses nothing but numpy and ``envpool.make``/``make_spec``/``reset``/
 ``step``/``async_reset``/``send``/``recv``, so the ``python:PATH`` engine runs
-it under another interpreter against *that* interpreter's ``envpool``.
+it under another interpreter against *that* interpreter's ``envpool``. A ``gymnasium:`` task
+(a Python env in envpool's worker processes, ``--num-workers``) runs ``_gym.run_envpool``: the
+same loops over ``envpool.make("gymnasium:ID", ..., num_workers=W)``; it is n/a, saying so,
+where this envpool does not take such ids.
 """
 
 from __future__ import annotations
