@@ -323,10 +323,32 @@ def test_envpool_engine_reason_matches_the_feature():
         assert reason is None
     else:
         assert reason is not None and "issue 27" in reason and "not available in this envpool" in reason
+    busy = make_plan(_args(f"{BUSY},step_us=5", "-n", "2", "-e", "raw-procs")).tasks[f"{BUSY},step_us=5"]
+    fn, kwargs = _gym.envpool_make_args({"gymnasium": busy.gymnasium, "options": busy.options})
+    assert kwargs == {} and fn.func is gymnasium.make and fn.args == (busy.gymnasium["make_id"],)
+    assert fn.keywords == {"step_us": 5} and fn().unwrapped.step_us == 5  # a picklable env factory
+    import pickle
+
+    assert pickle.loads(pickle.dumps(fn)).keywords == {"step_us": 5}
     assert _gym.envpool_make_args({"gymnasium": task.gymnasium, "options": {"max_episode_steps": 10}}) == (
         "gymnasium:CartPole-v1",
         {"max_episode_steps": 10},
     )
+
+
+def test_docs_commands_plan():
+    """Every envpool-bench command of docs/benchmarks_python_envs.md parses and plans."""
+    import re
+    import shlex
+
+    pytest.importorskip("ale_py")
+    text = (ROOT / "docs" / "benchmarks_python_envs.md").read_text()
+    cmds = [ln.strip() for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S) for ln in block.splitlines()]
+    cmds = [c for c in cmds if c.startswith("envpool-bench")]
+    assert len(cmds) == 3, cmds
+    for cmd in cmds:
+        plan = make_plan(_args(*shlex.split(cmd)[1:]))
+        assert all(t.gymnasium for t in plan.tasks.values()) and plan.num_workers in (1, 2)
 
 
 @pytest.mark.slow  # ~30 s: three envpool-bench runs
