@@ -373,6 +373,12 @@ REASONS = [
     ("dm-control", "WalkerWalk-v1", ASYNC, (), "no batch_size < num_envs mode"),
     ("dm-control", "WalkerWalk-v1", SYNC, ("dm_control",), "dm_control not installed"),
     ("dm-control", "CartPole-v1", SYNC, (), "dm_control suite tasks only"),
+    ("sb3-subproc", "CartPole-v1", SYNC, (), None),  # gymnasium: tasks: tests/bench/test_bench_python_envs.py
+    ("sb3-subproc", "CartPole-v1", ASYNC, (), "no batch_size < num_envs mode"),
+    ("sb3-subproc", "CartPole-v1", SYNC, ("stable_baselines3",), "stable_baselines3 not installed"),
+    ("raw-procs", "CartPole-v1", SYNC, (), None),
+    ("raw-procs", "CartPole-v1", ASYNC, (), "no batch_size < num_envs mode"),
+    ("raw-procs", "Pong-v5", SYNC, ("cv2",), "opencv-python-headless not installed"),
     ("python:", "CartPole-v1", SYNC, (), "name an interpreter"),
     ("python:/nonexistent/python", "CartPole-v1", SYNC, (), "no executable interpreter at /nonexistent/python"),
 ]

@@ -9,6 +9,8 @@ engines marked * in ``--help``) and a table in the terminal. For example::
         --json out.json --plot out.png
     envpool-bench -n 8 64 CartPole-v1                # task ids may follow the numbers
     envpool-bench CartPole-v1 -n 256 -b 128          # async: batch_size < num_envs
+    envpool-bench gymnasium:CartPole-v1 -n 8 --num-workers 2 -e envpool gymnasium-async raw-procs
+                                                     # a Python env (docs/benchmarks_python_envs.md)
 
 Engines
     One ``Engine`` definition each, one file each in ``envpool/bench/engines/``
@@ -53,7 +55,8 @@ JSON schema (``--json PATH``), ``"schema": "envpool-bench/1"``::
       "settings": {"tasks": [str], "engines": [str], "baseline": str,
                    "seconds": float, "warmup": float, "repeats": int,
                    "num_threads": [int], "seed": int,    # the --num-threads values
-                   "options": {str: value}},             # --option KEY=VALUE
+                   "options": {str: value},              # --option KEY=VALUE
+                   "num_workers": int|null},             # --num-workers
       "machine": {"cpu": str, "logical_cores": int, "usable_cores": int,
                   "platform": str, "python": str, "executable": str,
                   "packages": {"envpool": str|null, "numpy": ..., "gymnasium": ...,

@@ -70,7 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="extend",
         default=[],
         metavar="TASK",
-        help="task ids (default: CartPole-v1, Pong-v5, HalfCheetah-v4, those built)",
+        help="task ids (default: CartPole-v1, Pong-v5, HalfCheetah-v4, those built), or gymnasium:ID[,KEY=VALUE...] "
+        "for an id of gymnasium's registry (keywords to gymnasium.make; envpool-bench/Busy-v0 and "
+        "envpool-bench/PongPreprocessed-v0 are envpool.bench.gym_envs')",
     )
     p.add_argument(
         "-n",
@@ -98,6 +100,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="num_threads values: threads stepping envs, each capped at num_envs; every case runs "
         f"with each (default: usable cores = {machine.usable_cores()}); task ids may follow",
+    )
+    p.add_argument(
+        "--num-workers",
+        type=int,
+        default=None,
+        metavar="W",
+        help="worker processes of the engines that have them (envpool on gymnasium: tasks, raw-procs), "
+        "capped at num_envs (default: each --num-threads value)",
     )
     p.add_argument(
         "-s",

@@ -7,7 +7,7 @@ import dataclasses
 import json
 from typing import Any
 
-from envpool.bench import engines, machine
+from envpool.bench import engines, gym_tasks, machine
 from envpool.bench.engines import Engine
 from envpool.bench.errors import UsageError
 
@@ -27,6 +27,8 @@ class Task:
     # A multi-task pool ("Pong-v5+Breakout-v5": envpool.make([...]) over the ids).
     task_ids: tuple[str, ...] = ()
     options: dict = dataclasses.field(default_factory=dict)  # --option KEY=VALUE (also in the configs)
+    # A gymnasium:ID task (envpool.bench.gym_tasks): its id, make_id, module; options go to gymnasium.make.
+    gymnasium: dict | None = None
 
     @property
     def multi_task(self) -> bool:
@@ -66,6 +68,8 @@ def resolve_task(task_id: str) -> Task:
     from envpool._config import registered_engine_config
     from envpool.registration import lookup
 
+    if gym_tasks.is_gymnasium(task_id):
+        return gym_tasks.resolve(task_id, {})
     if "+" in task_id:  # a multi-task pool: the facts of its first task, every id registered
         parts = [resolve_task(t) for t in task_id.split("+")]
         if not all(p.registered for p in parts):
@@ -110,6 +114,7 @@ class Plan:
     interpreters: dict[str, dict]  # prepare() results of python:PATH engines
     reasons: dict[tuple[str, Case], str | None]  # (engine, case) -> why not (None: runs)
     options: dict[str, Any] = dataclasses.field(default_factory=dict)  # --option KEY=VALUE
+    num_workers: int | None = None  # --num-workers (None: each case's num_threads)
 
     def runs(self, engine: Engine, case: Case) -> bool:
         return self.reasons[(engine.name, case)] is None
@@ -125,6 +130,7 @@ class Plan:
             "num_threads": self.num_threads,
             "seed": self.seed,
             "options": self.options,
+            "num_workers": self.num_workers,
         }
 
 
@@ -191,7 +197,9 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 def apply_options(task: Task, options: dict[str, Any]) -> Task:
     """The task with ``options`` in its config (as ``make`` would get them); UsageError for a key
-    its family does not take."""
+    its family does not take. A gymnasium: task takes any key (for gymnasium.make)."""
+    if task.gymnasium is not None:
+        return gym_tasks.with_options(task, options)
     if not options or not task.registered:
         return task
     from envpool import _envpool
@@ -225,6 +233,9 @@ def make_plan(args) -> Plan:
         args.num_threads = [machine.usable_cores()]
     if seconds <= 0 or warmup < 0 or repeats < 1 or min(args.num_threads) < 1:
         raise UsageError("--seconds must be > 0, --warmup >= 0, --repeats >= 1, --num-threads >= 1")
+    num_workers = getattr(args, "num_workers", None)
+    if num_workers is not None and num_workers < 1:
+        raise UsageError(f"--num-workers must be >= 1, got {num_workers}")
 
     chosen = _engines(args.engines, args.python)
     baseline = args.baseline
@@ -243,7 +254,7 @@ def make_plan(args) -> Plan:
     tasks = {t: apply_options(resolve_task(t), options) for t in task_ids}
     interpreters = {e.name: e.prepare(task_ids) for e in chosen if e.prepare is not None}
     for t in tasks.values():
-        if t.registered:
+        if t.registered or t.gymnasium is not None:
             continue
         known = [info["tasks"][t.task_id] for info in interpreters.values() if t.task_id in info.get("tasks", {})]
         if not known:
@@ -278,4 +289,5 @@ def make_plan(args) -> Plan:
         interpreters,
         reasons,
         options,
+        num_workers,
     )

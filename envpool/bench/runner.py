@@ -51,6 +51,8 @@ def spec_for(engine: Engine, case: Case, task: Task, plan: Plan, rnd: int) -> di
         "options": task.options,
         # C++ family modules this process loaded, and its tasks on them (envpool.cpp_extension).
         "extensions": _extensions(),
+        "gymnasium": task.gymnasium,
+        "num_workers": min(plan.num_workers or case.num_threads, case.num_envs),
     }
 
 

@@ -25,7 +25,9 @@ An engine module
 ``batch_size``, ``num_threads``, ``seconds``, ``warmup``, ``seed``, and the
 task's ``family``, ``kind`` (the family's kind from ``_envpool.families()``),
 ``config`` (the registered overrides, the family's own keys only) and
-``full_config`` (``make_spec``'s whole config). ``run`` returns
+``full_config`` (``make_spec``'s whole config), ``num_workers`` (``--num-workers``, capped at
+``num_envs``) and ``gymnasium`` (None, or a ``gymnasium:`` task's id, ``make_id`` and module:
+``envpool.bench.gym_tasks``; its ``options`` go to ``gymnasium.make``). ``run`` returns
 ``_common.time_loop``'s dict (``steps``, ``calls``, ``elapsed``,
 ``steps_per_s``, ``us_per_call``, ``setup_s``), or raises
 ``_common.Unavailable`` (shown as n/a) or any other exception (an error row).

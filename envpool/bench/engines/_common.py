@@ -67,6 +67,8 @@ def quiet_stderr():
 
 def registered(task) -> str | None:
     """The reason for engines that need the task in this build's registry."""
+    if getattr(task, "gymnasium", None) is not None:
+        return "a gymnasium: task (Python env): the envpool, gymnasium-*, sb3-subproc and raw-procs engines only"
     return None if task.registered else "task not registered in this build"
 
 

@@ -2,7 +2,10 @@
 
 ``run`` uses nothing but numpy and ``envpool.make``/``make_spec``/``reset``/
 ``step``/``async_reset``/``send``/``recv``, so the ``python:PATH`` engine runs
-it under another interpreter against *that* interpreter's ``envpool``.
+it under another interpreter against *that* interpreter's ``envpool``. A ``gymnasium:`` task
+(a Python env in envpool's worker processes, ``--num-workers``) runs ``_gym.run_envpool``: the
+same loops over ``envpool.make("gymnasium:ID", ..., num_workers=W)``; it is n/a, saying so,
+where this envpool does not take such ids.
 """
 
 from __future__ import annotations
@@ -19,6 +22,10 @@ def _env_ids(result):
 
 
 def run(spec: dict) -> dict:
+    if spec.get("gymnasium"):  # a Python env in envpool's worker processes
+        from ._gym import run_envpool
+
+        return run_envpool(spec)
     _common.pixel_backend(spec)
     import envpool
 
@@ -58,12 +65,20 @@ def run(spec: dict) -> dict:
     return out
 
 
+def available(task, case) -> str | None:
+    if getattr(task, "gymnasium", None) is not None:
+        from ._gym import envpool_reason, reason
+
+        return reason(task, case, has_async=True) or envpool_reason()
+    return _common.registered(task)
+
+
 ENGINES = (
     Engine(
         "envpool",
         "this EnvPool (gym API: step(), or send()/recv() when batch_size < num_envs)",
         run,
-        lambda task, case: _common.registered(task),
+        available,
         default=True,
         order=0,
     ),

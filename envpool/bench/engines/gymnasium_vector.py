@@ -13,7 +13,7 @@ batch_size < num_envs mode.
 
 from __future__ import annotations
 
-from . import Engine, _common
+from . import Engine, _common, _gym
 
 # EnvPool 1.2.5's toy-text ids that gymnasium 1.4 no longer registers -> the gymnasium id
 # whose dynamics they run (envpool/tasks/toy_text.py).
@@ -76,6 +76,8 @@ _OPTIONS = {"atari": ("noop_max", "frame_skip", "stack_num"), "mujoco": ("from_p
 
 
 def available(task, case) -> str | None:
+    if _gym.is_gym(task):
+        return _gym.reason(task, case)
     reason = (
         _common.registered(task)
         or _common.single_task(task)
@@ -99,6 +101,8 @@ def available(task, case) -> str | None:
 
 
 def _env_fn(spec: dict):
+    if spec.get("gymnasium"):
+        return _gym.env_fn(spec)
     import gymnasium
 
     gid = gym_id(spec["task"], spec.get("kind"))
