@@ -112,6 +112,8 @@ def registered_engine_config(task: TaskSpec) -> dict[str, Any]:
 # pairs tried in order (envpool.python_env adds a user's env_fn and "gymnasium:<id>"
 # when it is imported).
 SPEC_RESOLVERS: list[tuple[Callable[[Any], bool], Callable[[Any, dict[str, Any]], EnvSpec]]] = []
+# The families whose pools' specs come from SPEC_RESOLVERS (they have no registered task).
+POOL_SPEC_FAMILIES: set[str] = set()
 
 
 def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
@@ -136,7 +138,10 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
 
 
 def task_of(spec: EnvSpec) -> TaskSpec:
-    """The registered task of a pool's spec (a multi-task pool: its first task)."""
+    """The registered task of a pool's spec (a multi-task pool: its first task); a spec
+    that a SPEC_RESOLVERS entry made (no registered task) has a bare one."""
+    if spec.family in POOL_SPEC_FAMILIES:
+        return TaskSpec(str(spec.task_id), spec.family)
     return lookup(spec.task_ids[0] if spec.task_ids else spec.task_id)
 
 

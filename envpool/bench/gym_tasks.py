@@ -76,10 +76,9 @@ def _frame_skip(name: str, spec_kwargs: dict, kwargs: dict) -> int:
     return value if isinstance(value, int) and value >= 1 else 1  # ALE's stochastic (lo, hi) frameskip: 1
 
 
-def resolve(task_id: str, options: dict):
-    """The ``plan.Task`` of a ``gymnasium:`` task id (``options``: the run's ``--option`` values)."""
-    from envpool.bench.plan import Task
-
+def resolve(task_id: str, options: dict) -> dict:
+    """The fields of the ``plan.Task`` of a ``gymnasium:`` task id (``options``: the run's
+    ``--option`` values)."""
     gid, own = parse(task_id)
     kwargs = json.loads(json.dumps({**options, **own}, default=str))
     try:
@@ -102,8 +101,8 @@ def resolve(task_id: str, options: dict):
     atari = name.startswith("ALE/") or name == "envpool-bench/PongPreprocessed-v0"
     modules = ["ale_py", "cv2"] if name == "envpool-bench/PongPreprocessed-v0" else ["ale_py"] if atari else []
     info = {"id": gid, "name": name, "make_id": make_id, "module": module, "modules": modules}
-    return Task(
-        task_id,
+    return dict(
+        task_id=task_id,
         registered=False,
         kind="gymnasium",
         frame_skip=_frame_skip(name, dict(spec.kwargs), kwargs),

@@ -69,7 +69,7 @@ def resolve_task(task_id: str) -> Task:
     from envpool.registration import lookup
 
     if gym_tasks.is_gymnasium(task_id):
-        return gym_tasks.resolve(task_id, {})
+        return Task(**gym_tasks.resolve(task_id, {}))
     if "+" in task_id:  # a multi-task pool: the facts of its first task, every id registered
         parts = [resolve_task(t) for t in task_id.split("+")]
         if not all(p.registered for p in parts):

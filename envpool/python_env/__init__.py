@@ -541,4 +541,5 @@ def new_pool(spec: Any, with_discount: bool) -> ProcPool:
 
 
 _config.SPEC_RESOLVERS.append((is_python_task, make_pool_spec))
+_config.POOL_SPEC_FAMILIES.add(FAMILY)
 _pool.POOL_MAKERS[FAMILY] = new_pool
