@@ -74,20 +74,29 @@ class PythonEnv:
 
 
 def _pickle_env_fn(env_fn: Any) -> tuple[bytes, str]:
+    # pickle names what it pickles by module; a worker can find what a script's __main__
+    # defines (spawn re-imports the script) but not what a notebook's, `python -c`'s or
+    # a REPL's does, which cloudpickle sends by value instead.
+    plain: Exception | None = None
     try:
-        return pickle.dumps(env_fn), "pickle"
-    except Exception as plain:  # noqa: BLE001 - cloudpickle next
-        try:
-            import cloudpickle
-        except ImportError:
-            raise TypeError(
-                f"env_fn cannot be pickled for the worker processes ({plain}); install cloudpickle "
-                "or pass a module-level function"
-            ) from plain
-        try:
-            return cloudpickle.dumps(env_fn), "cloudpickle"
-        except Exception as e:
-            raise TypeError(f"env_fn cannot be pickled for the worker processes: {e}") from e
+        data = pickle.dumps(env_fn)
+        if b"__main__" not in data:
+            return data, "pickle"
+    except Exception as e:  # noqa: BLE001 - cloudpickle next
+        plain = e
+    try:
+        import cloudpickle
+    except ImportError:
+        if plain is None:
+            return data, "pickle"
+        raise TypeError(
+            f"env_fn cannot be pickled for the worker processes ({plain}); install cloudpickle "
+            "or pass a module-level function"
+        ) from plain
+    try:
+        return cloudpickle.dumps(env_fn), "cloudpickle"
+    except Exception as e:
+        raise TypeError(f"env_fn cannot be pickled for the worker processes: {e}") from e
 
 
 def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:

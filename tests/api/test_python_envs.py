@@ -5,6 +5,8 @@ the trajectory of a single gymnasium env reset with seed + i once, then unseeded
 from __future__ import annotations
 
 import functools
+import subprocess
+import sys
 from typing import Any
 
 import _py_envs
@@ -327,6 +329,31 @@ def test_env_fn_lambda_with_cloudpickle() -> None:
     pool.reset()
     pool.step(np.zeros(2, np.int32))
     pool.close()
+
+
+def test_an_env_class_of_main_in_python_c() -> None:
+    # As in a notebook: the class lives in a __main__ that a spawned worker cannot import.
+    code = """
+import gymnasium, numpy as np, envpool
+from gymnasium import spaces
+
+class Const(gymnasium.Env):
+    observation_space = spaces.Box(0, 9, (1,), np.float32)
+    action_space = spaces.Discrete(2)
+    def reset(self, *, seed=None, options=None):
+        return np.array([7], np.float32), {}
+    def step(self, action):
+        return np.array([int(action) + 3], np.float32), 1.0, False, False, {}
+
+envs = envpool.make(Const, env_type="gymnasium", num_envs=2, num_workers=1)
+obs, _ = envs.reset()
+obs2, *_ = envs.step(np.array([1, 0]))
+print(obs.ravel().tolist(), obs2.ravel().tolist())
+envs.close()
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip().splitlines()[-1] == "[7.0, 7.0] [4.0, 3.0]"
 
 
 def test_gymnasium_kwargs_reach_gymnasium_make() -> None:
