@@ -16,3 +16,24 @@ os.chdir(TESTS)
 
 # Test helpers (e.g. _trajectories) import as top-level modules.
 sys.path.insert(0, str(TESTS))
+
+
+def pytest_addoption(parser) -> None:
+    parser.addoption(
+        "--perf",
+        action="store_true",
+        help="also run the perf cases (scheduler states, CPU time): they read timing, which a loaded machine skews",
+    )
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    # A skip hook, not addopts' -m: a command-line -m (e.g. -m "not slow")
+    # replaces addopts' -m and would let the perf cases in again.
+    if config.getoption("--perf"):
+        return
+    import pytest
+
+    skip = pytest.mark.skip(reason="a perf case: run with --perf")
+    for item in items:
+        if "perf" in item.keywords:
+            item.add_marker(skip)

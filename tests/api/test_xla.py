@@ -752,7 +752,7 @@ def test_cuda_programs_run_the_host_round_trip(env_type: str) -> None:
 
 def test_platforms_cpu_and_cuda_lower_others_raise() -> None:
     """The calls lower for the CPU and CUDA (no GPU needed to lower: the CUDA handlers' host round
-    trip runs only on a GPU machine, tests/device/check_gpu.py); ROCm raises, naming what works."""
+    trip runs only on a GPU machine, tests/gpu_check.sh); ROCm raises, naming what works."""
     pool = _make("CartPole-v1", "gymnasium", num_envs=2, seed=0)
     handle, recv, send, step = pool.xla()
     traced = jax.jit(step).trace(handle, jnp.zeros(2, jnp.int32))
@@ -824,7 +824,7 @@ def test_build_without_jaxlib_headers_has_no_xla_and_says_how_to_get_it(tmp_path
     cmake = shutil.which("cmake")
     if cmake is None:
         pytest.skip("no cmake")
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
 
     def configure(build: Path, *options: str) -> str:
@@ -866,7 +866,7 @@ def test_build_without_jaxlib_headers_has_no_xla_and_says_how_to_get_it(tmp_path
 
 def test_readme_example_runs() -> None:
     """The README's xla() example, as written."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     section = readme[readme.index("## JAX: `xla()`") :]
     code = section[section.index("```python") + len("```python") : section.index("```", section.index("```python") + 9)]
     if "Pong-v5" not in envpool.list_all_envs():

@@ -752,7 +752,7 @@ def _load_example(name: str):
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "examples" / name
+    path = Path(__file__).resolve().parents[2] / "examples" / name
     spec = importlib.util.spec_from_file_location(name.removesuffix(".py"), path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("ray", reason="needs Ray (pip install 'envpool[ray]')")
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.mark.slow  # starts Ray, ~9 s

@@ -19,7 +19,7 @@ from envpool.gymnasium_env import GymnasiumEnvPool  # noqa: E402
 from envpool.integrations.gymnasium_single import GymnasiumSingleEnv  # noqa: E402
 from envpool.integrations.rllib import env_creator  # noqa: E402
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _run(code: str) -> str:
