@@ -6,9 +6,12 @@ import dm_env
 import gymnasium
 import numpy as np
 import pytest
+from _isolated import run_python
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import envpool
+
+MUJOCO = "HalfCheetah-v4" in envpool.list_all_envs()
 
 
 def test_make_requires_known_env_type_and_task() -> None:
@@ -422,3 +425,89 @@ def test_engine_results_are_named_batches() -> None:
     # Interfaces that hand out no discount skip its view.
     lean = _envpool.Pool("CartPole", {"num_envs": 2}, False)
     assert lean.reset(None, None).discount is None
+
+
+def test_numpy_array_seeds_equal_list_seeds() -> None:
+    run_python(
+        """
+        import numpy as np, envpool
+        a = envpool.make("CartPole-v1", env_type="gym", num_envs=4)
+        b = envpool.make("CartPole-v1", env_type="gym", num_envs=4)
+        oa, _ = a.reset(seed=np.arange(4) * 7)
+        ob, _ = b.reset(seed=[0, 7, 14, 21])
+        np.testing.assert_array_equal(oa, ob)
+        """
+    )
+
+
+@pytest.mark.skipif(not MUJOCO, reason="no MuJoCo in this build")
+def test_numpy_array_config_value() -> None:
+    run_python(
+        """
+        import numpy as np, envpool
+        e = envpool.make("Ant-v4", env_type="gymnasium", num_envs=2, healthy_z_range=np.array([0.2, 1.0]))
+        assert tuple(e.config["healthy_z_range"]) == (0.2, 1.0)
+        e.reset()
+        """
+    )
+
+
+def test_autoreset_mode_enum() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2, autoreset_mode=AutoresetMode.SAME_STEP)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert env.config["autoreset_mode"] == "same_step"
+
+
+def test_masked_reset_before_a_full_reset_changes_nothing() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=3)
+    with pytest.raises(RuntimeError, match="full reset"):
+        env.reset(options={"reset_mask": np.array([True, False, False, False])})
+    ref = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=3)
+    np.testing.assert_array_equal(env.reset()[0], ref.reset()[0])
+
+
+def test_masked_reset_after_a_partial_send_returns_the_right_envs() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=3)
+    obs, _ = env.reset()
+    env.send(np.zeros(2, np.int64), [1, 0])  # a partial send still in flight
+    mask = np.array([False, False, True, True])
+    fresh, info = env.reset(seed=[10, 11], options={"reset_mask": mask})
+    ref = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=0)
+    ref_obs, _ = ref.reset(seed=[0, 0, 10, 11])
+    np.testing.assert_array_equal(fresh[2:], ref_obs[2:])
+    np.testing.assert_array_equal(fresh[:2], obs[:2])
+    np.testing.assert_array_equal(info["_env_id"], mask)
+    np.testing.assert_array_equal(info["env_id"][2:], [2, 3])
+    # The in-flight envs are untouched and still come back.
+    _, _, _, _, info = env.recv()
+    np.testing.assert_array_equal(info["env_id"], [1, 0])
+    # Naming an env in flight is refused before anything is reset.
+    env.send(np.zeros(1, np.int64), [3])
+    with pytest.raises(ValueError, match="in flight"):
+        env.reset(options={"reset_mask": np.array([False, False, True, True])})
+    env.recv()
+
+
+def test_masked_reset_in_async_mode_is_refused_cleanly() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, batch_size=2)
+    env.async_reset()
+    env.recv()
+    with pytest.raises(ValueError, match="sync"):
+        env.reset(options={"reset_mask": np.array([True, False, False, False])})
+    env.recv()  # the other two envs are still there
+
+
+def test_masked_reset_after_partial_batches_merges_every_env() -> None:
+    """recv() of a partial send, step(a, env_id) and EnvPool's dict action with env ids
+    all update the rows a later masked reset merges into; no copy per step."""
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=1)
+    obs, _ = env.reset()
+    env.send(np.zeros(2, np.int64), [0, 1])
+    o01 = env.recv()[0].copy()
+    o3 = env.step(np.zeros(1, np.int64), [3])[0].copy()
+    o2 = env.step({"action": np.ones(1, np.int64), "env_id": np.array([2])})[0].copy()
+    full, info = env.reset(options={"reset_mask": np.array([False, False, False, False])})
+    assert full.shape == (4, 4)
+    np.testing.assert_array_equal(full[[0, 1]], o01)
+    np.testing.assert_array_equal(full[2], o2[0])
+    np.testing.assert_array_equal(full[3], o3[0])

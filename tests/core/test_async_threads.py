@@ -14,9 +14,12 @@ import time
 
 import numpy as np
 import pytest
+from _isolated import run_python
 
 import envpool
 from envpool import _envpool
+
+MUJOCO = "HalfCheetah-v4" in envpool.list_all_envs()
 
 
 def busy(num_envs: int, batch_size: int = 0, num_threads: int = 2, **config) -> _envpool.Pool:
@@ -461,3 +464,108 @@ def test_own_batch_larger_than_batch_size() -> None:
         r = pool.reset(list(range(16))[::-1], None, own_batch=True)
         np.testing.assert_array_equal(ids_of(r), list(range(16))[::-1])
     assert pool.in_flight == 0
+
+
+@pytest.mark.parametrize("task", ["CartPole-v1", "HalfCheetah-v4"])
+@pytest.mark.parametrize("batch_size", [0, 2])
+def test_close_while_another_thread_steps(task: str, batch_size: int) -> None:
+    if task not in envpool.list_all_envs():
+        pytest.skip(f"no {task} in this build")
+    run_python(
+        f"""
+        import threading, time, numpy as np, envpool
+        env = envpool.make({task!r}, env_type="gym", num_envs=4, batch_size={batch_size}, num_threads=2)
+        shape = env.action_space.shape
+        dtype = env.action_space.dtype
+        errors = []
+        def loop():
+            try:
+                if {batch_size}:
+                    while True:
+                        obs, rew, term, trunc, info = env.recv()
+                        env.send(np.zeros((len(info["env_id"]), *shape), dtype), info["env_id"])
+                else:
+                    env.reset()
+                    while True:
+                        env.step(np.zeros((4, *shape), dtype))
+            except RuntimeError as e:
+                errors.append(str(e))
+        # Sync: one thread steps every env; async: two threads share the batches.
+        if {batch_size}:
+            env.async_reset()
+        ts = [threading.Thread(target=loop) for _ in range(2 if {batch_size} else 1)]
+        for t in ts:
+            t.start()
+        time.sleep(0.3)
+        env.close()
+        for t in ts:
+            t.join(timeout=30)
+        assert not any(t.is_alive() for t in ts), "a thread hung"
+        assert len(errors) == len(ts) and all("closed" in e for e in errors), errors
+        """
+    )
+
+
+@pytest.mark.skipif(not MUJOCO, reason="no MuJoCo in this build")
+def test_threads_step_disjoint_envs_of_one_sync_pool() -> None:
+    """Each env's trajectory is the one a single-threaded pool gives."""
+    run_python(
+        """
+        import threading, numpy as np, envpool
+        n, steps = 8, 100
+        rng = np.random.default_rng(0)
+        acts = rng.uniform(-1, 1, (steps, n, 6)).astype(np.float64)
+        ref = envpool.make("HalfCheetah-v4", env_type="gymnasium", num_envs=n, seed=5)
+        ref.reset()
+        want = np.stack([ref.step(acts[t])[0] for t in range(steps)])
+        env = envpool.make("HalfCheetah-v4", env_type="gymnasium", num_envs=n, seed=5, num_threads=2)
+        env.reset()
+        got = np.zeros_like(want)
+        def run(ids):
+            for t in range(steps):
+                obs = env.step(acts[t][ids], np.array(ids))[0]
+                got[t][ids] = obs
+        ts = [threading.Thread(target=run, args=(list(range(k, n, 4)),)) for k in range(4)]
+        for t in ts: t.start()
+        for t in ts: t.join(timeout=120)
+        np.testing.assert_array_equal(got, want)
+        """
+    )
+
+
+def test_thread_creation_failure_raises() -> None:
+    """Under an address-space limit, starting 512 threads fails: an exception,
+    not std::terminate."""
+    run_python(
+        """
+        import resource, envpool
+        envpool.make("CartPole-v1", env_type="gym", num_envs=2)  # load everything first
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        with open("/proc/self/statm") as f:
+            used = int(f.read().split()[0]) * resource.getpagesize()
+        resource.setrlimit(resource.RLIMIT_AS, (used + (512 << 20), hard))
+        try:
+            envpool.make("CartPole-v1", env_type="gym", num_envs=1024, num_threads=512)
+        except (RuntimeError, MemoryError) as e:
+            print("raised:", e)
+        else:
+            raise AssertionError("512 threads under a 512 MiB margin did not fail")
+        """
+    )
+
+
+def test_pool_usable_from_a_thread_other_than_its_creator() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, batch_size=2)
+    out: list = []
+
+    def run() -> None:
+        env.async_reset()
+        for _ in range(50):
+            _, _, _, _, info = env.recv()
+            env.send(np.zeros(2, np.int64), info["env_id"])
+        out.append(True)
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join(timeout=60)
+    assert out == [True]

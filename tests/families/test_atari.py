@@ -515,3 +515,20 @@ def test_raw_ceiling() -> None:
 
     rate = envpool._envpool.raw_ceiling("Atari", {"task": "pong", "rom_dir": rom_dir()}, 1, 0.2)
     assert rate > 0
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"stack_num": 2**32 + 4},
+        {"stack_num": 65},
+        {"img_height": 2**32 + 84},
+        {"img_width": 2**32 + 84},
+        {"frame_skip": 2**32 + 4},
+        {"noop_max": 2**32 + 30},
+        {"noop_max": 2**31 - 1},
+    ],
+)
+def test_atari_int_options_out_of_range(config: dict) -> None:
+    with pytest.raises(ValueError, match=next(iter(config))):
+        envpool.make("Pong-v5", env_type="gym", num_envs=1, **config)

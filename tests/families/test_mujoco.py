@@ -20,6 +20,8 @@ gym = pytest.importorskip("gymnasium")
 
 pytest.importorskip("imageio")  # gymnasium's MuJoCo envs (the reference) import it; in the test extra
 
+from _isolated import run_python  # noqa: E402
+
 import envpool  # noqa: E402
 from envpool import _envpool  # noqa: E402
 
@@ -426,3 +428,69 @@ def test_same_step_autoreset_alignment():
                 assert_close(obs[i], og, f"obs env {i} step {t}")
     assert resets >= 2
     env.close()
+
+
+def test_mujoco_frame_skip_bound() -> None:
+    with pytest.raises(ValueError, match="frame_skip"):
+        envpool.make("HalfCheetah-v5", env_type="gym", num_envs=1, frame_skip=10**6 + 1)
+
+
+def test_mujoco_fatal_error_is_an_exception(tmp_path) -> None:
+    """MuJoCo's mju_error (here: its stack out of memory) ends the process by
+    default; here it is a RuntimeError naming the env, and the pool lives on."""
+    import os
+
+    import gymnasium
+
+    xml = open(os.path.join(os.path.dirname(gymnasium.__file__), "envs/mujoco/assets/half_cheetah.xml")).read()
+    small = tmp_path / "half_cheetah_small.xml"
+    small.write_text(xml.replace('<mujoco model="cheetah">', '<mujoco model="cheetah">\n  <size memory="2K"/>'))
+    p = run_python(
+        f"""
+        import numpy as np, envpool
+        e = envpool.make("HalfCheetah-v4", env_type="gymnasium", num_envs=2, xml_file={str(small)!r})
+        errors = 0
+        for call in (e.reset, lambda: e.step(np.zeros((2, 6))), lambda: e.step(np.zeros((2, 6)))):
+            try:
+                call()
+            except RuntimeError as err:
+                assert "MuJoCo error" in str(err) and "out of memory" in str(err), err
+                assert len(err.failed_env_ids) > 0
+                errors += 1
+        assert errors >= 2, errors
+        print("survived")
+        """
+    )
+    assert "survived" in p.stdout
+
+
+def test_mujoco_warning_is_a_python_warning(tmp_path) -> None:
+    """MuJoCo's mju_warning (here: an unstable simulation, whose step MuJoCo
+    resets) prints and appends to MUJOCO_LOG.TXT in the working directory by
+    default; here it is a RuntimeWarning from the pool call, and no file."""
+    import os
+
+    import gymnasium
+
+    xml = open(os.path.join(os.path.dirname(gymnasium.__file__), "envs/mujoco/assets/hopper.xml")).read()
+    unstable = tmp_path / "hopper_unstable.xml"
+    unstable.write_text(xml.replace("<option ", '<option gravity="0 0 -1e12" ', 1))
+    p = run_python(
+        f"""
+        import os, warnings
+        import numpy as np, envpool
+        os.chdir({str(tmp_path)!r})
+        e = envpool.make("Hopper-v4", env_type="gymnasium", num_envs=2, xml_file={str(unstable)!r})
+        e.reset()
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            e.step(np.zeros((2, 3), np.float32))
+        messages = [str(x.message) for x in w if x.category is RuntimeWarning]
+        assert any(m.startswith("MuJoCo warning: ") and "unstable" in m for m in messages), messages
+        e.step(np.zeros((2, 3), np.float32))  # the pool lives on
+        print("warned")
+        """
+    )
+    assert "warned" in p.stdout
+    assert "MuJoCo" not in p.stdout
+    assert not (tmp_path / "MUJOCO_LOG.TXT").exists()
