@@ -12,6 +12,8 @@ gymnasium's reward rounded to float32.
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 import pytest
 
@@ -494,3 +496,73 @@ def test_mujoco_warning_is_a_python_warning(tmp_path) -> None:
     assert "warned" in p.stdout
     assert "MuJoCo" not in p.stdout
     assert not (tmp_path / "MUJOCO_LOG.TXT").exists()
+
+
+N = 4
+
+
+def _make(env_type: str, task: str = "CartPole-v1", **config):
+    return envpool.make(task, env_type=env_type, num_envs=config.pop("num_envs", N), **config)
+
+
+def test_legacy_mujoco_ids_run_the_v4_dynamics() -> None:
+    ids = envpool.list_all_envs()
+    for task in (
+        "Ant-v3",
+        "HalfCheetah-v3",
+        "Hopper-v3",
+        "Humanoid-v3",
+        "HumanoidStandup-v2",
+        "InvertedDoublePendulum-v2",
+        "InvertedPendulum-v2",
+        "Pusher-v2",
+        "Reacher-v2",
+        "Swimmer-v3",
+        "Walker2d-v3",
+    ):
+        assert task in ids
+    # Ant-v3 observes the contact forces (gym's v3): 27 + 84
+    assert envpool.make_spec("Ant-v3").observation_space.shape == (111,)
+    a = _make("gymnasium", "Ant-v3", num_envs=2, seed=1)
+    b = _make("gymnasium", "Ant-v4", num_envs=2, seed=1, use_contact_forces=True)
+    np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+    act = np.full((2, 8), 0.3, np.float32)
+    ra, rb = a.step(act), b.step(act)
+    np.testing.assert_array_equal(ra[0], rb[0])
+    np.testing.assert_array_equal(ra[1], rb[1])
+    c = _make("gymnasium", "HalfCheetah-v3", num_envs=2, seed=1)
+    d = _make("gymnasium", "HalfCheetah-v4", num_envs=2, seed=1)
+    np.testing.assert_array_equal(c.reset()[0], d.reset()[0])
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_mujoco_frame_stack(mode: str) -> None:
+    k = 3
+    env = _make("gymnasium", "InvertedPendulum-v4", num_envs=2, frame_stack=k, seed=2, autoreset_mode=mode)
+    ref = _make("gymnasium", "InvertedPendulum-v4", num_envs=2, seed=2, autoreset_mode=mode)
+    assert env.observation_space.shape == (k, 4)
+    assert envpool.make_spec("InvertedPendulum-v4", frame_stack=k).observation_space.shape == (k, 4)
+    obs, _ = env.reset()
+    r, _ = ref.reset()
+    history = collections.deque([r] * k, maxlen=k)
+    np.testing.assert_array_equal(obs, np.stack(history, 1))
+    rng = np.random.default_rng(0)
+    resets = 0
+    for _ in range(60):
+        a = rng.uniform(-3, 3, (2, 1)).astype(np.float32)
+        obs, _, term, trunc, info = env.step(a)
+        r, _, rterm, rtrunc, rinfo = ref.step(a)
+        if mode == "same_step" and (rterm | rtrunc).any():
+            i = int(np.flatnonzero(rterm | rtrunc)[0])
+            expect_final = np.stack([*list(np.stack(history, 1)[i][1:]), rinfo["final_obs"][i]])
+            np.testing.assert_array_equal(info["final_obs"][i], expect_final)
+        fresh = rinfo["elapsed_step"] == 0
+        resets += int(fresh.sum())
+        history.append(r)
+        stacked = np.stack(history, 1)
+        stacked[fresh] = r[fresh][:, None]
+        history = collections.deque(list(np.moveaxis(stacked, 1, 0)), maxlen=k)
+        np.testing.assert_array_equal(obs, stacked)
+    assert resets > 0
+    with pytest.raises(TypeError):
+        envpool.make_spec("CartPole-v1", frame_stack=2)  # MuJoCo tasks only, as EnvPool
