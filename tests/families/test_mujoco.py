@@ -23,6 +23,7 @@ gym = pytest.importorskip("gymnasium")
 pytest.importorskip("imageio")  # gymnasium's MuJoCo envs (the reference) import it; in the test extra
 
 from _isolated import run_python  # noqa: E402
+from _registry import family, tasks  # noqa: E402
 
 import envpool  # noqa: E402
 from envpool import _envpool  # noqa: E402
@@ -30,20 +31,9 @@ from envpool import _envpool  # noqa: E402
 if "Ant-v4" not in _envpool.families():
     pytest.skip("envpool was built without MuJoCo", allow_module_level=True)
 
-TASKS = [
-    "Ant",
-    "HalfCheetah",
-    "Hopper",
-    "Humanoid",
-    "HumanoidStandup",
-    "InvertedDoublePendulum",
-    "InvertedPendulum",
-    "Pusher",
-    "Reacher",
-    "Swimmer",
-    "Walker2d",
-]
-IDS = [f"{t}-{v}" for t in TASKS for v in ("v4", "v5")]
+# Every registered gymnasium MuJoCo task; the v2/v3 ids are aliases of a v4
+# family with its options (test_legacy_mujoco_ids_run_the_v4_dynamics).
+IDS = [t for t in tasks("mujoco") if family(t) == t]
 ATOL = 1e-9
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 X = "exclude_current_positions_from_observation"
