@@ -91,6 +91,7 @@ def _random_mean_return(episodes: int = 200) -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one Ray at a time under pytest-xdist
 def test_ppo_learns_cartpole_on_envpool_pools():
     random_return = _random_mean_return()
     assert 15 < random_return < 30
