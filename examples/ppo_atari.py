@@ -14,7 +14,7 @@ usual training tricks itself:
   drops, the value target does not bootstrap across the lost life (the game
   goes on, as with envpool's ``episodic_life`` option).
 
-The last line printed is a JSON summary (used by tests/test_examples.py).
+The last line printed is a JSON summary (used by tests/integrations/test_examples.py).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ inside the step that ends its episode, so every stored transition belongs to
 one episode, and the last observation of a truncated episode comes back in
 ``info["final_obs"]`` for bootstrapping. Episodic returns come from gymnasium's
 ``RecordEpisodeStatistics`` vector wrapper. The last line printed is a JSON
-summary (used by tests/test_examples.py).
+summary (used by tests/integrations/test_examples.py).
 """
 
 from __future__ import annotations

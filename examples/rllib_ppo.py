@@ -10,7 +10,7 @@ makes RLlib call the ``envpool/<task>`` id's vector entry point, which returns t
 pool. Nothing else is envpool-specific: importing envpool puts its tasks in
 gymnasium's registry and in Ray Tune's (which RLlib's env runners read). Training
 stops at ``--stop-return`` or after ``--iterations``; the last line printed is a
-JSON summary (used by tests/test_rllib.py).
+JSON summary (used by tests/integrations/test_rllib.py).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ def action_for(space: Any, env_id: int, t: int) -> np.ndarray:
 
 
 def collect(task: str, steps: int, **config: Any) -> dict[int, list[tuple]]:
-    """Run every env for `steps` steps; return env_id -> [(obs, reward, term, trunc)]."""
+    """Run every env for `steps` steps; return env_id -> [(obs, reward, term, trunc)] (obs a dict of arrays for dict observations)."""
     env = envpool.make(task, env_type="gymnasium", **config)
     n = env.num_envs
     traj: dict[int, list[tuple]] = {i: [] for i in range(n)}
@@ -27,7 +27,8 @@ def collect(task: str, steps: int, **config: Any) -> dict[int, list[tuple]]:
     def record(obs: Any, rew: Any, term: Any, trunc: Any, info: dict) -> np.ndarray:
         ids = info["env_id"]
         for row, i in enumerate(ids):
-            traj[int(i)].append((np.array(obs[row]), float(rew[row]), bool(term[row]), bool(trunc[row])))
+            o = {k: np.array(v[row]) for k, v in obs.items()} if isinstance(obs, dict) else np.array(obs[row])
+            traj[int(i)].append((o, float(rew[row]), bool(term[row]), bool(trunc[row])))
         return ids
 
     if env.is_async:
@@ -50,5 +51,10 @@ def assert_same(a: dict[int, list[tuple]], b: dict[int, list[tuple]]) -> None:
     assert a.keys() == b.keys()
     for i in a:
         for t, (x, y) in enumerate(zip(a[i], b[i])):
-            np.testing.assert_array_equal(x[0], y[0], err_msg=f"env {i} step {t}")
+            if isinstance(x[0], dict):  # dict observations (dm_control's named arrays)
+                assert x[0].keys() == y[0].keys(), f"env {i} step {t}"
+                for k in x[0]:
+                    np.testing.assert_array_equal(x[0][k], y[0][k], err_msg=f"env {i} step {t} obs {k}")
+            else:
+                np.testing.assert_array_equal(x[0], y[0], err_msg=f"env {i} step {t}")
             assert x[1:] == y[1:], f"env {i} step {t}"

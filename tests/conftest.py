@@ -10,9 +10,35 @@ ROOT = TESTS.parent
 # off sys.path, here and in every Python subprocess a test starts.
 os.environ["PYTHONSAFEPATH"] = "1"
 sys.path[:] = [p for p in sys.path if Path(p or os.getcwd()).resolve() != ROOT]
-# Ray puts the driver's working directory on its workers' sys.path, where the
-# source folder would shadow the installed package: run from the tests folder.
-os.chdir(TESTS)
 
 # Test helpers (e.g. _trajectories) import as top-level modules.
 sys.path.insert(0, str(TESTS))
+
+
+def pytest_addoption(parser) -> None:
+    parser.addoption(
+        "--perf",
+        action="store_true",
+        help="also run the perf cases (scheduler states, CPU time): they read timing, which a loaded machine skews",
+    )
+
+
+def pytest_collection_finish(session) -> None:
+    # Ray puts the driver's working directory on its workers' sys.path, where the
+    # source folder would shadow the installed package: run from the tests folder.
+    # After collection, which resolves the command line's paths (in each
+    # pytest-xdist worker too) from the directory pytest was started in.
+    os.chdir(TESTS)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    # A skip hook, not addopts' -m: a command-line -m (e.g. -m "not slow")
+    # replaces addopts' -m and would let the perf cases in again.
+    if config.getoption("--perf"):
+        return
+    import pytest
+
+    skip = pytest.mark.skip(reason="a perf case: run with --perf")
+    for item in items:
+        if "perf" in item.keywords:
+            item.add_marker(skip)

@@ -40,7 +40,7 @@ def test_python_is_ruff_clean() -> None:
 
 
 def test_cpp_is_clang_formatted() -> None:
-    files = _tracked("cpp/*.h", "cpp/*.cc", "tests/cpp/*.cc")
+    files = _tracked("cpp/*.h", "cpp/*.cc", "tests/core/cpp/*.cc")
     out = subprocess.run(
         [_tool("clang-format"), "--dry-run", "--Werror", *files], cwd=ROOT, capture_output=True, text=True, check=False
     )

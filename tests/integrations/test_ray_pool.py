@@ -20,7 +20,8 @@ from envpool.ray import ActorLostError  # noqa: E402
 
 NODES = 3
 # Every case here starts (or shares) a 3-node Ray cluster: ~1 min in all, kept out of the quick run.
-pytestmark = pytest.mark.slow
+# Slow; under pytest-xdist the Ray cases share one worker (one Ray at a time).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 
 ONE_PER_NODE = {"num_cpus": 1}  # each node has one CPU: actors land on different nodes
 

@@ -21,7 +21,7 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCE = r"""
 #include "cpp/atari/resize.cc"  // the header and its code
 extern "C" int envpool_test_resize_path(const uint8_t* src, int sh, int sw, uint8_t* dst,

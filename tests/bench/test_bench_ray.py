@@ -11,6 +11,9 @@ import sys
 
 import pytest
 
+# Under pytest-xdist the Ray cases share one worker (one Ray at a time).
+pytestmark = pytest.mark.xdist_group("ray")
+
 TINY = ["-s", "0.3", "-w", "0.05", "-r", "1", "--no-progress"]
 
 

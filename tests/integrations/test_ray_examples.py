@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
+# Under pytest-xdist the Ray cases share one worker (one Ray at a time).
+pytestmark = pytest.mark.xdist_group("ray")
+
 pytest.importorskip("ray", reason="needs Ray (pip install 'envpool[ray]')")
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.mark.slow  # starts Ray, ~9 s

@@ -150,7 +150,7 @@ def test_ppo_cnn_policy_on_atari_short_budget():
     venv = VecMonitor(SB3VecEnv("Breakout-v5", num_envs=2, seed=0, episodic_life=True, reward_clip=True))
     assert venv.observation_space.shape == (4, 84, 84)
     model = PPO("CnnPolicy", venv, n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu")
-    assert model.get_env() is not None
+    assert model.get_env() is venv  # SB3 took the frames as they are: no VecTransposeImage around them
     model.learn(total_timesteps=64)
     assert model.num_timesteps >= 64
     obs, _, dones, infos = venv.step(np.zeros(2, dtype=np.int64))

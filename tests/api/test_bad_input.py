@@ -12,6 +12,8 @@ import pytest
 
 import envpool
 
+ATARI = "Pong-v5" in envpool.list_all_envs()
+
 
 def make(**config):  # noqa: ANN003, ANN201
     return envpool.make("CartPole-v1", env_type="gymnasium", **config)
@@ -204,3 +206,77 @@ def test_garbage_inputs_do_not_crash() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "survived" in result.stdout
+
+
+@pytest.mark.parametrize("value", [2**32 + 1, 2**31, -(2**32) + 1])
+def test_int64_action_checked_before_cast(value: int) -> None:
+    env = envpool.make("CartPole-v1", env_type="gym", num_envs=2)
+    env.reset()
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(np.array([0, value], np.int64))
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(np.array([0, 2**64 - 1], np.uint64))
+    env.step(np.array([0, 1], np.uint64))  # in range: fine, whatever the dtype
+
+
+@pytest.mark.parametrize("dtype", [">i8", "<i8", ">u2", ">i4", "|i1"])
+def test_action_range_checked_in_any_byte_order(dtype: str) -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2, max_episode_steps=3)
+    env.reset(seed=0)
+    _, _, _, _, info = env.step(np.array([1, 0], dtype))
+    assert list(info["elapsed_step"]) == [1, 1]
+    # 256 (or 2**32 + 1 in 8 bytes) read in the wrong byte order would be 1 (or 2**56).
+    big = np.array([0, 256 if np.dtype(dtype).itemsize > 1 else -1], dtype)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(big)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"thread_affinity_offset": 2**40},
+        {"thread_affinity_offset": 65536},
+        {"num_threads": 2**32 + 2},
+        {"num_threads": 1025},
+        {"num_envs": 2**20 + 1},
+        {"batch_size": 3},
+        {"seed": 2**63 - 2},
+        {"max_episode_steps": 2**63},
+    ],
+)
+def test_engine_int_options_out_of_range(config: dict) -> None:
+    config = {"num_envs": 2, **config}
+    with pytest.raises(ValueError):
+        envpool.make("CartPole-v1", env_type="gym", **config)
+
+
+def test_engine_int_options_at_their_bounds() -> None:
+    env = envpool.make(
+        "CartPole-v1",
+        env_type="gym",
+        num_envs=2,
+        thread_affinity_offset=65535,
+        seed=2**63 - 3,
+        max_episode_steps=2**63 - 1,
+    )
+    env.reset()
+    env.close()
+
+
+@pytest.mark.skipif(not ATARI, reason="no Atari in this build")
+def test_memory_is_checked_before_allocating() -> None:
+    with pytest.raises(ValueError, match="GiB"):
+        envpool.make("Pong-v5", env_type="gym", num_envs=64, img_height=16384, img_width=16384)
+
+
+def test_reset_refused_on_a_closed_pool_leaves_it_closed() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2)
+    env.seed(7)
+    env.close()
+    with pytest.raises(ValueError):
+        env.reset(seed=-1)
+    assert env.closed
+    a, _ = env.reset()  # now rebuilt; the pending seed(7) applies
+    ref = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2)
+    b, _ = ref.reset(seed=7)
+    np.testing.assert_array_equal(a, b)

@@ -24,7 +24,7 @@ from envpool.bench.cli import build_parser
 from envpool.bench.engines import Engine, _common
 from envpool.bench.plan import DEFAULT_TASKS, Case, Task, apply_options, make_plan, resolve_task
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BENCH = Path(envpool.__file__).resolve().parent / "bench"
 TINY = ["-s", "0.1", "-w", "0.02", "-r", "1", "--no-progress"]
 ESC = "\x1b"

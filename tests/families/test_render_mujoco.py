@@ -24,6 +24,8 @@ pytest.importorskip("mujoco")
 pytest.importorskip("gymnasium")
 pytest.importorskip("imageio")  # gymnasium's MuJoCo envs import it
 
+from _registry import family, tasks  # noqa: E402
+
 import envpool  # noqa: E402
 from envpool import _envpool  # noqa: E402
 
@@ -32,7 +34,7 @@ if "Ant-v4" not in _envpool.families():
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]  # the shared helpers (_mujoco_render.py)
 HAVE_OSMESA = ctypes.util.find_library("OSMesa") is not None
 HAVE_EGL = ctypes.util.find_library("EGL") is not None
 osmesa = pytest.mark.skipif(not HAVE_OSMESA, reason="no libOSMesa (Debian: libosmesa6)")
@@ -72,22 +74,7 @@ def _assert_pixel_equal(cases: list, results: list) -> None:
 # default camera (its DEFAULT_CAMERA_CONFIG), v4 ones, other sizes (odd, and larger than the
 # model's 640x480 offscreen buffer), model cameras by id and by name, a custom camera config.
 CASES = [
-    *[
-        (f"{t}-v5", {}, {})
-        for t in (
-            "Ant",
-            "HalfCheetah",
-            "Hopper",
-            "Humanoid",
-            "HumanoidStandup",
-            "InvertedDoublePendulum",
-            "InvertedPendulum",
-            "Pusher",
-            "Reacher",
-            "Swimmer",
-            "Walker2d",
-        )
-    ],
+    *[(t, {}, {}) for t in tasks("mujoco") if family(t) == t and t.endswith("-v5")],
     ("Humanoid-v4", {}, {}),
     ("InvertedDoublePendulum-v4", {}, {}),  # v4 has a camera config, v5 none
     ("HalfCheetah-v4", {"width": 320, "height": 240}, {}),

@@ -19,7 +19,7 @@ JAX; so the venv runs current releases with two shims (``_JAX_COMPAT``):
 0.6) and flax's ``TrainState`` taking CleanRL's dataclass params (flax >= 0.7.5
 assumes a dict).
 
-    python tests/legacy/legacy_env.py [--jax]   # create it and print its python
+    python tests/integrations/legacy/legacy_env.py [--jax]   # create it and print its python
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from envpool.gymnasium_env import GymnasiumEnvPool  # noqa: E402
 from envpool.integrations.gymnasium_single import GymnasiumSingleEnv  # noqa: E402
 from envpool.integrations.rllib import env_creator  # noqa: E402
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _run(code: str) -> str:
@@ -91,6 +91,7 @@ def _random_mean_return(episodes: int = 200) -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one Ray at a time under pytest-xdist
 def test_ppo_learns_cartpole_on_envpool_pools():
     random_return = _random_mean_return()
     assert 15 < random_return < 30

@@ -15,10 +15,11 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
+from _registry import missing, tasks
 
 import envpool
 
-TASKS = ["CartPole-v0", "CartPole-v1", "Pendulum-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Acrobot-v1"]
+TASKS = tasks("classic_control")
 
 
 def _set_state(ref, task: str, state: np.ndarray) -> None:
@@ -85,18 +86,22 @@ def test_spaces_match_gymnasium(task: str) -> None:
     assert ours.reward_threshold == ref.spec.reward_threshold
 
 
-# (task, state index, low, high) of gymnasium's uniform reset distributions.
-RESET_RANGES = [
-    ("CartPole-v1", slice(0, 4), -0.05, 0.05),
-    ("Pendulum-v1", slice(0, 1), -np.pi, np.pi),
-    ("Pendulum-v1", slice(1, 2), -1.0, 1.0),
-    ("MountainCar-v0", slice(0, 1), -0.6, -0.4),
-    ("MountainCarContinuous-v0", slice(0, 1), -0.6, -0.4),
-    ("Acrobot-v1", slice(0, 4), -0.1, 0.1),
-]
+# Per task: (state index, low, high) of gymnasium's uniform reset distributions.
+RESET_RANGES = {
+    "CartPole-v0": [(slice(0, 4), -0.05, 0.05)],
+    "CartPole-v1": [(slice(0, 4), -0.05, 0.05)],
+    "Pendulum-v1": [(slice(0, 1), -np.pi, np.pi), (slice(1, 2), -1.0, 1.0)],
+    "MountainCar-v0": [(slice(0, 1), -0.6, -0.4)],
+    "MountainCarContinuous-v0": [(slice(0, 1), -0.6, -0.4)],
+    "Acrobot-v1": [(slice(0, 4), -0.1, 0.1)],
+}
 
 
-@pytest.mark.parametrize(("task", "index", "low", "high"), RESET_RANGES)
+def test_every_task_has_its_reset_ranges() -> None:
+    assert not missing(RESET_RANGES, TASKS), "classic-control tasks with no RESET_RANGES entry"
+
+
+@pytest.mark.parametrize(("task", "index", "low", "high"), [(t, *r) for t in TASKS for r in RESET_RANGES.get(t, [])])
 def test_reset_distribution_is_uniform(task: str, index: slice, low: float, high: float) -> None:
     n = 4000
     env = envpool.make(task, env_type="gymnasium", num_envs=n, seed=11, expose_state=True)

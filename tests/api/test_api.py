@@ -6,9 +6,15 @@ import dm_env
 import gymnasium
 import numpy as np
 import pytest
+from _isolated import run_python
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import envpool
+import envpool.python.api
+import envpool.python.envpool
+import envpool.python.protocol
+
+MUJOCO = "HalfCheetah-v4" in envpool.list_all_envs()
 
 
 def test_make_requires_known_env_type_and_task() -> None:
@@ -40,14 +46,6 @@ def test_list_all_envs_and_register() -> None:
     assert trunc.all() and (info["elapsed_step"] == 5).all()
     with pytest.raises(ValueError, match="already registered"):
         envpool.register("ShortCartPole-v0", "CartPole")
-
-
-def test_make_spec() -> None:
-    spec = envpool.make_spec("CartPole-v1", num_envs=3)
-    assert spec.config["num_envs"] == 3
-    assert spec.config["max_episode_steps"] == 500
-    assert spec.observation_space.shape == (4,)
-    assert spec.action_space == gymnasium.spaces.Discrete(2)
 
 
 # ---- gymnasium ----------------------------------------------------------
@@ -422,3 +420,324 @@ def test_engine_results_are_named_batches() -> None:
     # Interfaces that hand out no discount skip its view.
     lean = _envpool.Pool("CartPole", {"num_envs": 2}, False)
     assert lean.reset(None, None).discount is None
+
+
+def test_numpy_array_seeds_equal_list_seeds() -> None:
+    run_python(
+        """
+        import numpy as np, envpool
+        a = envpool.make("CartPole-v1", env_type="gym", num_envs=4)
+        b = envpool.make("CartPole-v1", env_type="gym", num_envs=4)
+        oa, _ = a.reset(seed=np.arange(4) * 7)
+        ob, _ = b.reset(seed=[0, 7, 14, 21])
+        np.testing.assert_array_equal(oa, ob)
+        """
+    )
+
+
+@pytest.mark.skipif(not MUJOCO, reason="no MuJoCo in this build")
+def test_numpy_array_config_value() -> None:
+    run_python(
+        """
+        import numpy as np, envpool
+        e = envpool.make("Ant-v4", env_type="gymnasium", num_envs=2, healthy_z_range=np.array([0.2, 1.0]))
+        assert tuple(e.config["healthy_z_range"]) == (0.2, 1.0)
+        e.reset()
+        """
+    )
+
+
+def test_masked_reset_before_a_full_reset_changes_nothing() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=3)
+    with pytest.raises(RuntimeError, match="full reset"):
+        env.reset(options={"reset_mask": np.array([True, False, False, False])})
+    ref = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=3)
+    np.testing.assert_array_equal(env.reset()[0], ref.reset()[0])
+
+
+def test_masked_reset_after_a_partial_send_returns_the_right_envs() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=3)
+    obs, _ = env.reset()
+    env.send(np.zeros(2, np.int64), [1, 0])  # a partial send still in flight
+    mask = np.array([False, False, True, True])
+    fresh, info = env.reset(seed=[10, 11], options={"reset_mask": mask})
+    ref = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=0)
+    ref_obs, _ = ref.reset(seed=[0, 0, 10, 11])
+    np.testing.assert_array_equal(fresh[2:], ref_obs[2:])
+    np.testing.assert_array_equal(fresh[:2], obs[:2])
+    np.testing.assert_array_equal(info["_env_id"], mask)
+    np.testing.assert_array_equal(info["env_id"][2:], [2, 3])
+    # The in-flight envs are untouched and still come back.
+    _, _, _, _, info = env.recv()
+    np.testing.assert_array_equal(info["env_id"], [1, 0])
+    # Naming an env in flight is refused before anything is reset.
+    env.send(np.zeros(1, np.int64), [3])
+    with pytest.raises(ValueError, match="in flight"):
+        env.reset(options={"reset_mask": np.array([False, False, True, True])})
+    env.recv()
+
+
+def test_masked_reset_in_async_mode_is_refused_cleanly() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, batch_size=2)
+    env.async_reset()
+    env.recv()
+    with pytest.raises(ValueError, match="sync"):
+        env.reset(options={"reset_mask": np.array([True, False, False, False])})
+    env.recv()  # the other two envs are still there
+
+
+def test_masked_reset_after_partial_batches_merges_every_env() -> None:
+    """recv() of a partial send, step(a, env_id) and EnvPool's dict action with env ids
+    all update the rows a later masked reset merges into; no copy per step."""
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=4, seed=1)
+    obs, _ = env.reset()
+    env.send(np.zeros(2, np.int64), [0, 1])
+    o01 = env.recv()[0].copy()
+    o3 = env.step(np.zeros(1, np.int64), [3])[0].copy()
+    o2 = env.step({"action": np.ones(1, np.int64), "env_id": np.array([2])})[0].copy()
+    full, info = env.reset(options={"reset_mask": np.array([False, False, False, False])})
+    assert full.shape == (4, 4)
+    np.testing.assert_array_equal(full[[0, 1]], o01)
+    np.testing.assert_array_equal(full[2], o2[0])
+    np.testing.assert_array_equal(full[3], o3[0])
+
+
+N = 4
+
+
+def _make(env_type: str, task: str = "CartPole-v1", **config):
+    return envpool.make(task, env_type=env_type, num_envs=config.pop("num_envs", N), **config)
+
+
+def test_gym_reset_return_info() -> None:
+    env = _make("gym")  # default True (gym >= 0.26 or no gym installed): (obs, info)
+    obs, info = env.reset()
+    assert obs.shape == (N, 4) and list(info["env_id"]) == list(range(N))
+    env = _make("gym", gym_reset_return_info=False)  # EnvPool's old behaviour: obs only
+    obs = env.reset()
+    assert isinstance(obs, np.ndarray) and obs.shape == (N, 4)
+    with pytest.raises(ValueError, match="gym_reset_return_info"):
+        _make("gymnasium", gym_reset_return_info=False)
+
+
+def test_gymnasium_env_id_reset_and_step_return_those_rows() -> None:
+    env = _make("gymnasium", seed=3)
+    ref = _make("gymnasium", seed=3)
+    ref_obs, _ = ref.reset()
+    obs, info = env.reset(np.array([2, 0]))
+    assert obs.shape == (2, 4)
+    assert list(info["env_id"]) == [2, 0]
+    np.testing.assert_array_equal(obs, ref_obs[[2, 0]])
+    obs, rew, term, trunc, info = env.step(np.array([1, 0], np.int32), np.array([2, 0]))
+    assert obs.shape == (2, 4) and rew.shape == (2,) and list(info["env_id"]) == [2, 0]
+    ref_step = ref.step(np.array([0, 0, 1, 0], np.int32))[0]
+    np.testing.assert_array_equal(obs, ref_step[[2, 0]])
+    obs, info = env.reset(env_id=[1])  # keyword too, as Tianshou calls it
+    assert obs.shape == (1, 4) and list(info["env_id"]) == [1]
+
+
+def test_gymnasium_reset_mask_still_returns_full_batch() -> None:
+    env = _make("gymnasium")
+    env.reset()
+    mask = np.array([True, False, False, True])
+    obs, info = env.reset(options={"reset_mask": mask})
+    assert obs.shape == (N, 4)
+    np.testing.assert_array_equal(info["_env_id"], mask)
+    with pytest.raises(ValueError, match="not both"):
+        env.reset([0], options={"reset_mask": mask})
+
+
+def test_gymnasium_spaces_single_by_default_batched_as_option() -> None:
+    env = _make("gymnasium")
+    assert env.observation_space.shape == (4,)
+    assert env.action_space == gymnasium.spaces.Discrete(2)
+    assert env.single_action_space == env.action_space
+    assert env.single_observation_space == env.observation_space
+    assert env.action_space.sample().shape == ()
+    batched = _make("gymnasium", batched_spaces=True)
+    assert batched.observation_space.shape == (N, 4)
+    assert batched.action_space == gymnasium.spaces.MultiDiscrete([2] * N)
+    assert batched.single_action_space == gymnasium.spaces.Discrete(2)
+
+
+def test_gym_pool_is_a_gymnasium_env_and_wraps() -> None:
+    env = _make("gym")
+    assert isinstance(env, gymnasium.Env)
+    wrapped = gymnasium.Wrapper(env)
+    obs, info = wrapped.reset()
+    assert obs.shape == (N, 4)
+    out = wrapped.step(np.zeros(N, np.int32))
+    assert out[0].shape == (N, 4)
+
+
+@pytest.mark.parametrize("env_type", ["gym", "gymnasium", "dm"])
+@pytest.mark.parametrize("task", ["CartPole-v1", "Pendulum-v1"])
+def test_empty_env_ids_give_an_empty_batch(env_type: str, task: str) -> None:
+    env = _make(env_type, task)
+    env.reset()
+    empty = np.array([], np.int64)
+    act_shape = (0,) if task == "CartPole-v1" else (0, 1)
+    act = np.zeros(act_shape, np.int32 if task == "CartPole-v1" else np.float32)
+    if env_type == "dm":
+        for ts in (env.reset(empty), env.step(act, empty)):
+            assert ts.reward.shape == (0,) and ts.reward.dtype == np.float32
+            assert ts.observation.obs.shape[0] == 0 and ts.step_type.shape == (0,)
+        return
+    obs, info = env.reset([])
+    assert obs.shape == (0, *env.observation_space.shape)
+    assert info["env_id"].shape == (0,) and info["env_id"].dtype == np.int32
+    obs, rew, term, trunc, info = env.step(act, empty)
+    assert obs.shape[0] == 0 and rew.dtype == np.float32 and term.dtype == np.bool_ and trunc.shape == (0,)
+    # the pool is unaffected: a full step still works
+    assert env.step(np.zeros((N, *act_shape[1:]), act.dtype))[0].shape[0] == N
+
+
+@pytest.mark.parametrize("task", ["CartPole-v1", "Pendulum-v1", "Pong-v5", "HalfCheetah-v4"])
+def test_reward_is_float32_everywhere(task: str) -> None:
+    spec = envpool.make_spec(task)
+    assert spec.state_array_spec["reward"].dtype == np.float32
+    for env_type in ("gym", "gymnasium"):
+        env = _make(env_type, task, num_envs=2)
+        env.reset()
+        act = env.action_space.sample()
+        assert env.step(np.stack([act, act]))[1].dtype == np.float32
+    dm = _make("dm", task, num_envs=2)
+    assert dm.reward_spec().dtype == np.float32
+    dm.reset()
+    act = dm.action_spec().generate_value()
+    assert dm.step(np.stack([act, act])).reward.dtype == np.float32
+
+
+def test_dm_bounded_array_bounds_as_envpool() -> None:
+    # EnvPool gives BoundedArray even where a bound is infinite (CartPole's velocities).
+    obs = _make("dm").observation_spec().obs
+    assert isinstance(obs, dm_env.specs.BoundedArray)
+    assert np.isinf(obs.minimum[1]) and obs.minimum[0] == np.float32(-4.8)
+    env_id = _make("dm").observation_spec().env_id
+    assert env_id.minimum == np.iinfo(np.int32).min and env_id.maximum == np.iinfo(np.int32).max
+
+
+def test_dm_seed_reseeds_at_next_reset() -> None:
+    a = _make("dm", seed=7)
+    b = _make("dm", seed=0)
+    b.seed(7)
+    np.testing.assert_array_equal(a.reset().observation.obs, b.reset().observation.obs)
+
+
+def test_dm_dict_actions() -> None:
+    env = _make("dm")
+    ref = _make("dm")
+    env.reset(), ref.reset()
+    act = np.array([1, 0, 1, 1], np.int32)
+    ts = env.step(
+        {"action": act, "env_id": np.arange(N, dtype=np.int32), "players.env_id": np.arange(N, dtype=np.int32)}
+    )
+    np.testing.assert_array_equal(ts.observation.obs, ref.step(act).observation.obs)
+    ts = env.step({"action": act[:2], "env_id": np.array([3, 1], np.int32)})
+    assert list(ts.observation.env_id) == [3, 1]
+
+
+@pytest.mark.parametrize("env_type", ["gym", "gymnasium", "dm"])
+def test_envpool_mixin_isinstance(env_type: str) -> None:
+    env = _make(env_type)
+    assert isinstance(env, envpool.python.envpool.EnvPoolMixin)
+    assert isinstance(env, envpool.python.protocol.EnvPool)
+    assert isinstance(envpool.make_spec("CartPole-v1"), envpool.python.protocol.EnvSpec)
+    assert isinstance(envpool.python.api.make("CartPole-v1", env_type, num_envs=1), envpool.python.protocol.EnvPool)
+    assert len(env) == N and not env.is_async
+    np.testing.assert_array_equal(env.all_env_ids, np.arange(N, dtype=np.int32))
+
+
+@pytest.mark.parametrize("env_type", ["gym", "gymnasium", "dm"])
+def test_reset_after_close_rebuilds(env_type: str) -> None:
+    env = _make(env_type, seed=5)
+    first = env.reset()
+    env.close()
+    assert env.closed
+    again = env.reset()
+    assert not env.closed
+    if env_type == "dm":
+        np.testing.assert_array_equal(first.observation.obs, again.observation.obs)
+    else:
+        np.testing.assert_array_equal(first[0], again[0])
+    env.step(np.zeros(N, np.int32))
+
+
+@pytest.mark.parametrize("env_type", ["gym", "gymnasium"])
+def test_gym_and_gymnasium_pools_are_env_and_vector_env(env_type: str) -> None:
+    # EnvPool 1.2's gym/gymnasium pool is both a gymnasium.vector.VectorEnv and a gymnasium.Env.
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    env = _make(env_type)
+    assert isinstance(env, gymnasium.Env) and isinstance(env, gymnasium.vector.VectorEnv)
+    assert env.single_observation_space == env.observation_space
+    assert env.single_action_space == env.action_space
+    assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    wrapped = gymnasium.Wrapper(env)
+    assert wrapped.reset()[0].shape == (N, 4)
+    assert wrapped.step(np.zeros(N, np.int32))[0].shape == (N, 4)
+    stats = RecordEpisodeStatistics(env)
+    stats.reset()
+    assert stats.step(np.zeros(N, np.int32))[0].shape == (N, 4)
+    # CleanRL's envpool scripts assign these themselves
+    env.single_action_space = env.action_space
+    env.single_observation_space = env.observation_space
+
+
+def test_autoreset_mode_accepts_gymnasium_enum() -> None:
+    env = _make("gymnasium", autoreset_mode=AutoresetMode.SAME_STEP)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert env.config["autoreset_mode"] == "same_step"
+    assert (
+        envpool.make_spec("CartPole-v1", autoreset_mode=AutoresetMode.NEXT_STEP).config["autoreset_mode"] == "next_step"
+    )
+    with pytest.raises(ValueError):
+        envpool.make_spec("CartPole-v1", autoreset_mode=AutoresetMode.DISABLED)
+
+
+def test_differences_table_claims() -> None:
+    env = _make("gymnasium")
+    env.reset()
+    with pytest.raises(TypeError):  # float actions on Discrete are refused
+        env.step(np.zeros(N, np.float32))
+    with pytest.raises(ValueError):  # out-of-range discrete actions too
+        env.step(np.full(N, 2, np.int32))
+    with pytest.raises(TypeError):  # seed is an int in make
+        _make("gymnasium", seed=[1, 2, 3, 4])
+    env.close()
+    with pytest.raises(RuntimeError):  # step after close raises until reset()
+        env.step(np.zeros(N, np.int32))
+    env.reset()
+    env.step(np.zeros(N, np.int32))
+    before = np.array(env.reset()[0])
+    obs, _ = env.reset(options={"reset_mask": np.zeros(N, bool)})  # all-False mask: a no-op
+    np.testing.assert_array_equal(obs, before)
+    assert envpool.make_spec("CartPole-v1").action_array_spec["action"].shape == []
+    assert "elapsed_step" in _make("dm").observation_spec()._fields
+    pong = _make("gymnasium", "Pong-v5", num_envs=1)
+    assert pong.reset()[1]["reward"].dtype == np.float64
+    # reset(seed=...) reseeds (EnvPool ignores it): same seed, same first obs
+    a = _make("gymnasium", seed=0)
+    b = _make("gymnasium", seed=9)
+    np.testing.assert_array_equal(a.reset(seed=9)[0], b.reset()[0])
+
+
+def test_differences_table_claims_from_the_envpool_125_check() -> None:
+    # Rows added after a differential run against EnvPool 1.2.5.
+    pong = _make("gymnasium", "Pong-v5", num_envs=1)
+    assert pong.reset()[1]["terminated"].dtype == np.bool_  # EnvPool: int32
+    hc = _make("gymnasium", "HalfCheetah-v4", num_envs=2)
+    assert hc.action_space.dtype == np.float32  # EnvPool: float64, accepted here too
+    hc.reset()
+    assert hc.step(np.zeros((2, 6), np.float64))[0].shape == (2, 17)
+    env = _make("gymnasium", seed=1)
+    env.reset(options={"no_such_option": 1})  # ignored (EnvPool: ValueError)
+    with pytest.raises(RuntimeError):  # recv() with nothing in flight (EnvPool: an empty batch)
+        env.recv()
+    gym_pool = _make("gym", gym_reset_return_info=False)  # EnvPool 1.2.5: ValueError
+    assert isinstance(gym_pool.reset(), np.ndarray)
+    async_env = _make("gymnasium", batch_size=2)
+    async_env.async_reset()
+    with pytest.raises(ValueError, match="in flight"):  # EnvPool: undefined
+        async_env.send(np.zeros(1, np.int32), np.array([0]))
+    assert envpool.make_spec("Pong-v5", noop_max=0).config["noop_max"] == 0  # EnvPool 1.2.5 crashes

@@ -18,7 +18,7 @@ import pytest
 
 import envpool
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="the PPO examples need torch")
 
 # PPO CartPole learning run: the budget and the bar.

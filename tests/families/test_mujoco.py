@@ -12,6 +12,8 @@ gymnasium's reward rounded to float32.
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 import pytest
 
@@ -20,26 +22,18 @@ gym = pytest.importorskip("gymnasium")
 
 pytest.importorskip("imageio")  # gymnasium's MuJoCo envs (the reference) import it; in the test extra
 
+from _isolated import run_python  # noqa: E402
+from _registry import family, tasks  # noqa: E402
+
 import envpool  # noqa: E402
 from envpool import _envpool  # noqa: E402
 
 if "Ant-v4" not in _envpool.families():
     pytest.skip("envpool was built without MuJoCo", allow_module_level=True)
 
-TASKS = [
-    "Ant",
-    "HalfCheetah",
-    "Hopper",
-    "Humanoid",
-    "HumanoidStandup",
-    "InvertedDoublePendulum",
-    "InvertedPendulum",
-    "Pusher",
-    "Reacher",
-    "Swimmer",
-    "Walker2d",
-]
-IDS = [f"{t}-{v}" for t in TASKS for v in ("v4", "v5")]
+# Every registered gymnasium MuJoCo task; the v2/v3 ids are aliases of a v4
+# family with its options (test_legacy_mujoco_ids_run_the_v4_dynamics).
+IDS = [t for t in tasks("mujoco") if family(t) == t]
 ATOL = 1e-9
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 X = "exclude_current_positions_from_observation"
@@ -136,7 +130,9 @@ def align(task_id: str, steps: int = 1000, seed: int = 0, num_envs: int = 2, epi
 
 @pytest.mark.parametrize("task_id", IDS)
 def test_alignment_default(task_id):
-    align(task_id)
+    # 300 steps in the fast suite; whole episodes to their end or truncation
+    # (1000 steps for most tasks) in test_alignment_many_seeds (slow).
+    align(task_id, steps=300)
 
 
 OPTION_CASES = [
@@ -426,3 +422,139 @@ def test_same_step_autoreset_alignment():
                 assert_close(obs[i], og, f"obs env {i} step {t}")
     assert resets >= 2
     env.close()
+
+
+def test_mujoco_frame_skip_bound() -> None:
+    with pytest.raises(ValueError, match="frame_skip"):
+        envpool.make("HalfCheetah-v5", env_type="gym", num_envs=1, frame_skip=10**6 + 1)
+
+
+def test_mujoco_fatal_error_is_an_exception(tmp_path) -> None:
+    """MuJoCo's mju_error (here: its stack out of memory) ends the process by
+    default; here it is a RuntimeError naming the env, and the pool lives on."""
+    import os
+
+    import gymnasium
+
+    xml = open(os.path.join(os.path.dirname(gymnasium.__file__), "envs/mujoco/assets/half_cheetah.xml")).read()
+    small = tmp_path / "half_cheetah_small.xml"
+    small.write_text(xml.replace('<mujoco model="cheetah">', '<mujoco model="cheetah">\n  <size memory="2K"/>'))
+    p = run_python(
+        f"""
+        import numpy as np, envpool
+        e = envpool.make("HalfCheetah-v4", env_type="gymnasium", num_envs=2, xml_file={str(small)!r})
+        errors = 0
+        for call in (e.reset, lambda: e.step(np.zeros((2, 6))), lambda: e.step(np.zeros((2, 6)))):
+            try:
+                call()
+            except RuntimeError as err:
+                assert "MuJoCo error" in str(err) and "out of memory" in str(err), err
+                assert len(err.failed_env_ids) > 0
+                errors += 1
+        assert errors >= 2, errors
+        print("survived")
+        """
+    )
+    assert "survived" in p.stdout
+
+
+def test_mujoco_warning_is_a_python_warning(tmp_path) -> None:
+    """MuJoCo's mju_warning (here: an unstable simulation, whose step MuJoCo
+    resets) prints and appends to MUJOCO_LOG.TXT in the working directory by
+    default; here it is a RuntimeWarning from the pool call, and no file."""
+    import os
+
+    import gymnasium
+
+    xml = open(os.path.join(os.path.dirname(gymnasium.__file__), "envs/mujoco/assets/hopper.xml")).read()
+    unstable = tmp_path / "hopper_unstable.xml"
+    unstable.write_text(xml.replace("<option ", '<option gravity="0 0 -1e12" ', 1))
+    p = run_python(
+        f"""
+        import os, warnings
+        import numpy as np, envpool
+        os.chdir({str(tmp_path)!r})
+        e = envpool.make("Hopper-v4", env_type="gymnasium", num_envs=2, xml_file={str(unstable)!r})
+        e.reset()
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            e.step(np.zeros((2, 3), np.float32))
+        messages = [str(x.message) for x in w if x.category is RuntimeWarning]
+        assert any(m.startswith("MuJoCo warning: ") and "unstable" in m for m in messages), messages
+        e.step(np.zeros((2, 3), np.float32))  # the pool lives on
+        print("warned")
+        """
+    )
+    assert "warned" in p.stdout
+    assert "MuJoCo" not in p.stdout
+    assert not (tmp_path / "MUJOCO_LOG.TXT").exists()
+
+
+N = 4
+
+
+def _make(env_type: str, task: str = "CartPole-v1", **config):
+    return envpool.make(task, env_type=env_type, num_envs=config.pop("num_envs", N), **config)
+
+
+def test_legacy_mujoco_ids_run_the_v4_dynamics() -> None:
+    ids = envpool.list_all_envs()
+    for task in (
+        "Ant-v3",
+        "HalfCheetah-v3",
+        "Hopper-v3",
+        "Humanoid-v3",
+        "HumanoidStandup-v2",
+        "InvertedDoublePendulum-v2",
+        "InvertedPendulum-v2",
+        "Pusher-v2",
+        "Reacher-v2",
+        "Swimmer-v3",
+        "Walker2d-v3",
+    ):
+        assert task in ids
+    # Ant-v3 observes the contact forces (gym's v3): 27 + 84
+    assert envpool.make_spec("Ant-v3").observation_space.shape == (111,)
+    a = _make("gymnasium", "Ant-v3", num_envs=2, seed=1)
+    b = _make("gymnasium", "Ant-v4", num_envs=2, seed=1, use_contact_forces=True)
+    np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+    act = np.full((2, 8), 0.3, np.float32)
+    ra, rb = a.step(act), b.step(act)
+    np.testing.assert_array_equal(ra[0], rb[0])
+    np.testing.assert_array_equal(ra[1], rb[1])
+    c = _make("gymnasium", "HalfCheetah-v3", num_envs=2, seed=1)
+    d = _make("gymnasium", "HalfCheetah-v4", num_envs=2, seed=1)
+    np.testing.assert_array_equal(c.reset()[0], d.reset()[0])
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_mujoco_frame_stack(mode: str) -> None:
+    k = 3
+    env = _make("gymnasium", "InvertedPendulum-v4", num_envs=2, frame_stack=k, seed=2, autoreset_mode=mode)
+    ref = _make("gymnasium", "InvertedPendulum-v4", num_envs=2, seed=2, autoreset_mode=mode)
+    assert env.observation_space.shape == (k, 4)
+    assert envpool.make_spec("InvertedPendulum-v4", frame_stack=k).observation_space.shape == (k, 4)
+    obs, _ = env.reset()
+    r, _ = ref.reset()
+    history = collections.deque([r] * k, maxlen=k)
+    np.testing.assert_array_equal(obs, np.stack(history, 1))
+    rng = np.random.default_rng(0)
+    resets = 0
+    for _ in range(60):
+        a = rng.uniform(-3, 3, (2, 1)).astype(np.float32)
+        obs, _, term, trunc, info = env.step(a)
+        r, _, rterm, rtrunc, rinfo = ref.step(a)
+        if mode == "same_step" and (rterm | rtrunc).any():
+            i = int(np.flatnonzero(rterm | rtrunc)[0])
+            expect_final = np.stack([*list(np.stack(history, 1)[i][1:]), rinfo["final_obs"][i]])
+            np.testing.assert_array_equal(info["final_obs"][i], expect_final)
+        fresh = rinfo["elapsed_step"] == 0
+        resets += int(fresh.sum())
+        history.append(r)
+        stacked = np.stack(history, 1)
+        stacked[fresh] = r[fresh][:, None]
+        history = collections.deque(list(np.moveaxis(stacked, 1, 0)), maxlen=k)
+        np.testing.assert_array_equal(obs, stacked)
+    assert resets > 0
+    with pytest.raises(TypeError):
+        envpool.make_spec("CartPole-v1", frame_stack=2)  # MuJoCo tasks only, as EnvPool

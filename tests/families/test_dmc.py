@@ -36,9 +36,11 @@ finally:
             os.environ[_k] = _v
 
 import mujoco  # noqa: E402
+from _registry import family, tasks  # noqa: E402
 
 import envpool  # noqa: E402
 from envpool import _envpool  # noqa: E402
+from envpool.registration import lookup  # noqa: E402
 from envpool.tasks import dmc  # noqa: E402
 
 if "DmcCartpole" not in _envpool.families():
@@ -46,60 +48,9 @@ if "DmcCartpole" not in _envpool.families():
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-# The implemented domains' tasks (dm_control's (domain, task) pairs).
-TASKS = [
-    ("acrobot", "swingup"),
-    ("acrobot", "swingup_sparse"),
-    ("ball_in_cup", "catch"),
-    ("cartpole", "balance"),
-    ("cartpole", "balance_sparse"),
-    ("cartpole", "swingup"),
-    ("cartpole", "swingup_sparse"),
-    ("cartpole", "two_poles"),
-    ("cartpole", "three_poles"),
-    ("cheetah", "run"),
-    ("dog", "stand"),
-    ("dog", "walk"),
-    ("dog", "trot"),
-    ("dog", "run"),
-    ("dog", "fetch"),
-    ("finger", "spin"),
-    ("finger", "turn_easy"),
-    ("finger", "turn_hard"),
-    ("fish", "upright"),
-    ("fish", "swim"),
-    ("hopper", "stand"),
-    ("hopper", "hop"),
-    ("humanoid", "stand"),
-    ("humanoid", "walk"),
-    ("humanoid", "run"),
-    ("humanoid", "run_pure_state"),
-    ("humanoid_CMU", "stand"),
-    ("humanoid_CMU", "walk"),
-    ("humanoid_CMU", "run"),
-    ("lqr", "lqr_2_1"),
-    ("lqr", "lqr_6_2"),
-    ("manipulator", "bring_ball"),
-    ("manipulator", "bring_peg"),
-    ("manipulator", "insert_ball"),
-    ("manipulator", "insert_peg"),
-    ("pendulum", "swingup"),
-    ("point_mass", "easy"),
-    ("point_mass", "hard"),
-    ("quadruped", "walk"),
-    ("quadruped", "run"),
-    ("quadruped", "escape"),
-    ("quadruped", "fetch"),
-    ("reacher", "easy"),
-    ("reacher", "hard"),
-    ("stacker", "stack_2"),
-    ("stacker", "stack_4"),
-    ("swimmer", "swimmer6"),
-    ("swimmer", "swimmer15"),
-    ("walker", "stand"),
-    ("walker", "walk"),
-    ("walker", "run"),
-]
+# The registered tasks as dm_control's (domain, task) pairs (a new domain's tasks are
+# checked against dm_control.suite at once).
+TASKS = [dmc.suite_task(family(t), lookup(t).config["task_name"]) for t in tasks("dmc")]
 ATOL = 0.0
 # Where numpy's arithmetic differs from libm's: numpy's log1p (the touch sensors
 # of hopper, finger, manipulator and stacker) runs its own AVX-512 code on CPUs
@@ -128,8 +79,9 @@ def _ids(pairs):
 
 
 def test_ids_are_dm_control_tasks():
-    ours = [t for t in envpool.list_all_envs() if envpool.make_spec(t).family.startswith("Dmc")]
-    assert sorted(ours) == sorted(dmc.task_id(d, t) for d, t in TASKS)
+    ours = [t for t in envpool.list_all_envs() if family(t).startswith("Dmc")]
+    assert ours == tasks("dmc")  # every Dmc family is of the dmc kind
+    assert sorted(ours) == sorted(dmc.task_id(d, t) for d, t in TASKS)  # the ids name their suite task
     assert set(TASKS) <= set(suite.ALL_TASKS)
     assert dmc.task_id("ball_in_cup", "catch") == "BallInCupCatch-v1"
     assert dmc.task_id("humanoid_CMU", "run") == "HumanoidCMURun-v1"
@@ -752,7 +704,7 @@ def _load_example(name: str):
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "examples" / name
+    path = Path(__file__).resolve().parents[2] / "examples" / name
     spec = importlib.util.spec_from_file_location(name.removesuffix(".py"), path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -27,6 +27,7 @@ import os
 
 import numpy as np
 import pytest
+from _registry import family, missing, one_per_family, tasks
 
 import envpool
 
@@ -35,12 +36,23 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # gymnasium's classic-control renderers (the reference) need pygame, its classic-control extra.
 needs_reference = pytest.mark.skipif(importlib.util.find_spec("pygame") is None, reason="pygame is not installed")
 
-TASKS = ["CartPole-v1", "Pendulum-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Acrobot-v1"]
-SIZES = {"CartPole": (400, 600), "Pendulum": (500, 500), "MountainCar": (400, 600), "Acrobot": (500, 500)}
+# One task per family (a family's tasks draw alike; CartPole-v0 differs from v1 only in its limit).
+TASKS = one_per_family(tasks("classic_control"))
+SIZES = {  # per family: gymnasium's render size
+    "CartPole": (400, 600),
+    "Pendulum": (500, 500),
+    "MountainCar": (400, 600),
+    "MountainCarContinuous": (400, 600),
+    "Acrobot": (500, 500),
+}
 
 
 def _size(task: str) -> tuple[int, int]:
-    return next(v for k, v in SIZES.items() if task.startswith(k))
+    return SIZES[family(task)]
+
+
+def test_every_family_has_its_render_size() -> None:
+    assert not missing(SIZES, [family(t) for t in TASKS]), "classic-control families with no SIZES entry"
 
 
 def _reference(task: str):

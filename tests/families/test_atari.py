@@ -515,3 +515,105 @@ def test_raw_ceiling() -> None:
 
     rate = envpool._envpool.raw_ceiling("Atari", {"task": "pong", "rom_dir": rom_dir()}, 1, 0.2)
     assert rate > 0
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"stack_num": 2**32 + 4},
+        {"stack_num": 65},
+        {"img_height": 2**32 + 84},
+        {"img_width": 2**32 + 84},
+        {"frame_skip": 2**32 + 4},
+        {"noop_max": 2**32 + 30},
+        {"noop_max": 2**31 - 1},
+    ],
+)
+def test_atari_int_options_out_of_range(config: dict) -> None:
+    with pytest.raises(ValueError, match=next(iter(config))):
+        envpool.make("Pong-v5", env_type="gym", num_envs=1, **config)
+
+
+N = 4
+
+
+def _make(env_type: str, task: str = "CartPole-v1", **config):
+    return envpool.make(task, env_type=env_type, num_envs=config.pop("num_envs", N), **config)
+
+
+@pytest.mark.parametrize("env_type", ["gym", "gymnasium"])
+def test_players_env_id_in_info(env_type: str) -> None:
+    env = _make(env_type, "Pong-v5", num_envs=2)
+    obs, info = env.reset()
+    np.testing.assert_array_equal(info["players"]["env_id"], info["env_id"])
+    info = env.step(np.zeros(2, np.int32))[-1]
+    np.testing.assert_array_equal(info["players"]["env_id"], [0, 1])
+
+
+def test_atari_ram_in_info() -> None:
+    import ale_py
+
+    env = _make("gymnasium", "Breakout-v5", num_envs=2, noop_max=0, use_fire_reset=False)
+    _, info = env.reset()
+    assert info["ram"].shape == (2, 128) and info["ram"].dtype == np.uint8
+    ale = ale_py.ALEInterface()
+    ale.loadROM(ale_py.roms.get_rom_path("breakout"))
+    ale.reset_game()
+    ram0 = ale.getRAM()
+    # Without no-ops or FIRE the reset RAM is the game's reset RAM, bar RNG-dependent bytes.
+    assert np.mean(info["ram"][0] == ram0) > 0.9
+    rams = [info["ram"].copy()]
+    for _ in range(20):
+        rams.append(env.step(np.ones(2, np.int32))[-1]["ram"].copy())
+    assert not all(np.array_equal(rams[0], r) for r in rams[1:])
+    off = _make("gymnasium", "Breakout-v5", num_envs=2, info_ram=False)
+    assert "ram" not in off.reset()[1]
+
+
+def test_episodic_life_ends_only_while_lives_remain() -> None:
+    # EnvPool: a life loss ends an episode only when 0 < lives < previous lives;
+    # the step where lives reach 0 ends it only if the game is over.
+    env = _make("gymnasium", "Breakout-v5", num_envs=2, episodic_life=True, seed=1)
+    env.reset()
+    prev = None
+    life_ends = 0
+    game_overs = 0
+    for _ in range(3000):
+        obs, rew, term, trunc, info = env.step(np.random.default_rng(0).integers(0, 4, 2).astype(np.int32))
+        lives = info["lives"]
+        for i in range(2):
+            if term[i] and not info["terminated"][i]:
+                life_ends += 1
+                assert lives[i] > 0
+            if info["terminated"][i]:
+                game_overs += 1
+        prev = lives
+        if game_overs >= 2:
+            break
+    assert prev is not None and life_ends > 0 and game_overs > 0
+
+
+def test_episodic_life_plays_on_when_lives_reach_zero() -> None:
+    # WizardOfWor's last life is lives == 0: the step where lives drop to 0 is a life
+    # loss without a game over. EnvPool (0 < lives < previous lives) does not end the
+    # episode there; the old rule (lives < previous lives) did. Checked step for step
+    # against EnvPool 1.2.5 with these settings (terminated, lives, game overs, rewards).
+    env = _make(
+        "gymnasium", "WizardOfWor-v5", num_envs=2, seed=1, episodic_life=True, noop_max=1, repeat_action_probability=0.0
+    )
+    _, info = env.reset()
+    prev = np.array(info["lives"])
+    rng = np.random.default_rng(0)
+    to_zero = 0
+    life_ends = 0
+    for _ in range(2000):
+        _, _, term, trunc, info = env.step(rng.integers(0, env.action_space.n, 2).astype(np.int32))
+        lives, game_over = info["lives"], np.asarray(info["terminated"], dtype=bool)
+        np.testing.assert_array_equal(term, game_over | ((0 < lives) & (lives < prev)))
+        assert not trunc.any()
+        to_zero += int(np.sum((lives == 0) & (prev > 0) & ~game_over))
+        life_ends += int(np.sum(term & ~game_over))
+        prev = np.array(lives)
+        if to_zero >= 2:
+            break
+    assert to_zero >= 2 and life_ends > 0  # the case the old rule got wrong did happen

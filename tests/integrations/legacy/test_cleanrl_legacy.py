@@ -26,7 +26,8 @@ import envpool
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from legacy_env import GYM_VERSION, ensure_legacy_venv  # noqa: E402
 
-pytestmark = pytest.mark.slow
+# Slow; under pytest-xdist its cases share one worker, which builds the legacy venv once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("legacy_venv")]
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""C++ stress tests of the engine core (tests/cpp/test_core.cc).
+"""C++ stress tests of the engine core (tests/core/cpp/test_core.cc).
 
 The core is header-only, so the test compiles it directly with the system
 C++ compiler: once optimised, once under ThreadSanitizer (slow), which turns
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ROOT / "tests" / "cpp" / "test_core.cc"
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "tests" / "core" / "cpp" / "test_core.cc"
 CXX = shutil.which("g++") or shutil.which("c++")
 
 

@@ -891,7 +891,10 @@ def _cases() -> list:
 @pytest.fixture(autouse=True)
 def _no_hang(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.chdir(tmp_path)  # MuJoCo writes MUJOCO_LOG.TXT into the working directory
-    faulthandler.dump_traceback_later(60, exit=True)
+    # A hang ends the process with every thread's traceback; 600 s, not a case's
+    # usual seconds: a loaded machine (or pytest-xdist's other worker) slows a case
+    # several times over, and a 60 s limit ended the worker mid-case there.
+    faulthandler.dump_traceback_later(600, exit=True)
     yield
     faulthandler.cancel_dump_traceback_later()
 

@@ -23,7 +23,7 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCE = r"""
 #include "cpp/atari/palette.h"
 #include "cpp/atari/resize.cc"  // the header and its code
