@@ -40,7 +40,7 @@ class PythonSide:
 @dataclass(frozen=True)
 class TaskSpec:
     """A registered task: which C++ family runs it, its config overrides and its
-    Python side (see :class:`PythonSide`)."""
+    Python side (see :class:`~envpool.registration.PythonSide`)."""
 
     task_id: str
     family: str
@@ -69,8 +69,8 @@ def register(
     in :func:`envpool.make`. ``prepare`` (optional) completes each make's engine config
     (called with it, changed in place, and the user's options: e.g. a task deriving its
     model file and episode length from the options); ``python`` gives the
-    task's Python options and hooks (see :class:`PythonSide`; ``prepare`` is a shorthand
-    for its ``prepare``). Every :func:`subscribe` callback then gets the task (so it
+    task's Python options and hooks (see :class:`~envpool.registration.PythonSide`; ``prepare`` is a shorthand
+    for its ``prepare``). Every :func:`~envpool.registration.subscribe` callback then gets the task (so it
     becomes ``envpool/<task_id>`` in gymnasium's registry).
     """
     if task_id in _REGISTRY:
