@@ -44,8 +44,8 @@ napoleon_numpy_docstring = False
 # The build has no network, so no intersphinx inventories: references to other
 # projects' objects (gymnasium's VectorEnv, numpy's ndarray, dm_env's TimeStep,
 # the standard library's names in signatures: typing, os.PathLike, types.ModuleType)
-# cannot resolve and are not ours to
-# check. References into envpool itself stay checked.
+# cannot resolve and are not ours to check. References into envpool itself stay
+# checked.
 nitpick_ignore_regex = [
     (r"py:.*", r"(gymnasium|gym|numpy|np|dm_env|jax|ray|typing|collections|abc|os|types)(\..*)?"),
     (r"py:.*", r"(Any|Callable|Iterable|Sequence|Mapping|Optional|Union)"),
