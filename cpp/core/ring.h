@@ -15,7 +15,7 @@
 // are written at once), rather than after its task. Once the pool is closed
 // nobody receives or republishes: the row goes to a discard batch.
 //
-// Single-threaded use exercises every branch (tests/cpp/test_core.cc).
+// Single-threaded use exercises every branch (tests/core/cpp/test_core.cc).
 #ifndef ENVPOOL_CORE_RING_H_
 #define ENVPOOL_CORE_RING_H_
 

@@ -17,7 +17,7 @@ T0 = time.perf_counter()  # the worker sets this to its start: setup_s is measur
 NUM_ACTION_BATCHES = 64
 
 # The module an engine imports -> the distribution that provides it. Each is a
-# dependency of envpool or in its ``bench`` extra (tests/test_bench.py checks
+# dependency of envpool or in its ``bench`` extra (tests/bench/test_bench.py checks
 # this against pyproject.toml), so a default engine never needs more than
 # ``pip install 'envpool[bench]'``.
 PROVIDERS = {

@@ -1,6 +1,6 @@
 // Concurrent stress tests of the engine core: semaphore, action queue,
 // countdown and the whole pool with a counting env. Built and run by
-// tests/test_core_cpp.py (plain, and under ThreadSanitizer when available).
+// tests/core/test_core_cpp.py (plain, and under ThreadSanitizer when available).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
