@@ -3,7 +3,9 @@ each in a fresh interpreter, so that none can go stale.
 
 A comment right before a block marks it: ``<!-- test: slow (why) -->`` runs it only
 with the slow cases (it starts Ray, learns, ...); ``<!-- test: skip (why) -->`` never
-runs it, for an example that cannot run on the test machine (keep these rare).
+runs it, for an example that cannot run on the test machine (keep these rare);
+``<!-- test: repo (why) -->`` runs it from the repository's root (it reads a file of the
+repository, e.g. ``examples/``), other blocks in an empty folder.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ def _param(block: Block) -> object:
         marks.append(pytest.mark.slow)
     elif mark.startswith("skip"):
         marks.append(pytest.mark.skip(reason=f"marked in the page: {mark}"))
-    elif mark:
-        raise ValueError(f"{block.path}:{block.line}: unknown test mark {mark!r} (slow or skip)")
+    elif mark and not mark.startswith("repo"):
+        raise ValueError(f"{block.path}:{block.line}: unknown test mark {mark!r} (slow, skip or repo)")
     return pytest.param(block, marks=marks, id=f"{block.path.relative_to(ROOT)}:{block.line}")
 
 
@@ -68,5 +70,5 @@ def test_a_failing_example_fails(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("block", [_param(b) for b in _examples()])
 def test_example_runs(block: Block, tmp_path: Path) -> None:
-    proc = _run(block.code, tmp_path)
+    proc = _run(block.code, ROOT if (block.mark or "").startswith("repo") else tmp_path)
     assert proc.returncode == 0, f"{block.path.relative_to(ROOT)}:{block.line} failed:\n{proc.stderr[-4000:]}"
