@@ -145,23 +145,35 @@ inline std::shared_ptr<const Image> LoadImage(const std::string& path) {
   return img;
 }
 
-// pygame.transform.scale (pygame-ce: SDL_SoftStretch's nearest pixel): the
-// source pixel of destination x is (x * inc + inc / 2) >> 16 in 16.16 fixed
-// point, inc = (source width << 16) / width; rows alike.
+// pygame.transform.scale as pygame 2 (gymnasium[toy-text]'s pygame, not
+// pygame-ce) does it: its stretch() walks the source with a Bresenham-style
+// error term, 2 * source size against 2 * destination size, per axis.
+inline std::vector<int> StretchIndex(int src, int dst) {
+  std::vector<int> index(dst);
+  int at = 0, err = 2 * src - 2 * dst;
+  for (int i = 0; i < dst; ++i) {
+    index[i] = at;
+    while (err >= 0) {
+      ++at;
+      err -= 2 * dst;
+    }
+    err += 2 * src;
+  }
+  return index;
+}
+
 inline Image Scale(const Image& src, int w, int h) {
   if (w == src.w && h == src.h) return src;
   Image dst;
   dst.w = w;
   dst.h = h;
   dst.rgba.resize(static_cast<std::size_t>(w) * h * 4);
-  const uint64_t inc_x = (static_cast<uint64_t>(src.w) << 16) / w, inc_y = (static_cast<uint64_t>(src.h) << 16) / h;
-  for (int y = 0; y < h; ++y) {
-    const int sy = static_cast<int>((y * inc_y + inc_y / 2) >> 16);
+  const std::vector<int> xs = StretchIndex(src.w, w), ys = StretchIndex(src.h, h);
+  for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
-      const uint8_t* p = src.At(static_cast<int>((x * inc_x + inc_x / 2) >> 16), sy);
+      const uint8_t* p = src.At(xs[x], ys[y]);
       std::copy(p, p + 4, &dst.rgba[(static_cast<std::size_t>(y) * w + x) * 4]);
     }
-  }
   return dst;
 }
 
