@@ -4,15 +4,17 @@
 // time and gets everything a built-in family gets.
 //
 // The v1 API (these names and their meaning are kept):
-//   cpp/core/env.h     Env (Seed, Reset, Step, RenderSize, Render, rng_),
+//   cpp/core/env.h     Env (Seed, Reset, Step, Prepare, RenderSize, Render,
+//                      rng_),
 //                      StateRow (out[key]), ActionRow (action[key]), StepResult
 //                      (reward, terminated, truncated, discount)
 //   cpp/core/spec.h    EnvSpec (AddState, AddAction, state, action),
 //                      StateKey<T>, ActionKey<T>, ArraySpec, Spec<T>, DType,
 //                      Config (Get<T>, Has, At, Set, entries), ConfigValue, kInf
 //   cpp/core/family.h  Family (name, defaults, make_spec, make_env,
-//                      make_raw_stepper, id_or_name_keys, kind, task_module,
-//                      bench), RegisterFamily, FamilyRegistrar
+//                      make_raw_stepper, id_or_name_keys, steps_elsewhere,
+//                      kind, task_module, bench), RegisterFamily,
+//                      FamilyRegistrar
 // Anything else these headers declare is the engine's business.
 //
 // A module registers its families as the built-in ones do, with one static
