@@ -40,7 +40,7 @@ struct Family {
   // the Python module whose import registers its task ids ("" for none),
   // and the bench's defaults for it (e.g. "quick_num_envs": the --num-envs
   // of the short default run).
-  std::string kind;
+  std::string kind = "";  // empty: refused by RegisterFamily
   std::string task_module = "";
   Config bench = {};
 };

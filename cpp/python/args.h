@@ -27,7 +27,7 @@ void ToIds(const py::object& env_id, int num_envs, std::vector<int>& ids);
 bool ToSeeds(const py::object& seed, const std::vector<int>& ids, int num_envs, std::vector<uint64_t>& seeds);
 
 // A pool's action keys, looked up once.
-struct ActionKeys {
+struct __attribute__((visibility("hidden"))) ActionKeys {  // holds pybind11 types, which are hidden
   explicit ActionKeys(std::vector<ArraySpec> specs);
   std::vector<ArraySpec> specs;
   std::vector<std::string> names;  // the dict keys ("" for an array action)
