@@ -174,3 +174,42 @@ def close(env) -> None:
             fn()
         except Exception:
             pass
+
+
+def run_processes(procs: list, results, name: str, seconds: float) -> dict:
+    """Start the ceiling's processes, gather each one's ``(steps, elapsed)`` (or an error
+    string) from ``results``, and report the summed steps/s. A process that dies without a
+    word (ALE may exit()) or a run past its time must not hang the worker: it raises."""
+    import queue
+
+    for p in procs:
+        p.start()
+    outs: list = []
+    deadline = time.monotonic() + 600 + 3 * seconds
+    try:
+        while len(outs) < len(procs):
+            try:
+                outs.append(results.get(timeout=0.2))
+                if isinstance(outs[-1], str):  # one failed: stop the others
+                    break
+                continue
+            except queue.Empty:
+                pass
+            dead = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
+            if dead or time.monotonic() > deadline:
+                raise RuntimeError(f"a {name} process died (exit code {dead[0]})" if dead else "timed out")
+    finally:
+        for p in procs:
+            if p.is_alive() and (len(outs) < len(procs) or any(isinstance(o, str) for o in outs)):
+                p.terminate()
+            p.join(timeout=30)
+    errors = [o for o in outs if isinstance(o, str)]
+    if errors:
+        raise RuntimeError(errors[0])
+    return {
+        "steps": sum(n for n, _ in outs),
+        "calls": None,
+        "elapsed": max(el for _, el in outs),
+        "steps_per_s": sum(n / el for n, el in outs if el > 0),
+        "us_per_call": None,
+    }

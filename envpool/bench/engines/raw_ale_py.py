@@ -102,7 +102,6 @@ def _child(t: int, setup: dict, barrier, results) -> None:
 def run(spec: dict) -> dict:
     import multiprocessing as mp
     import os
-    import queue
 
     import ale_py  # noqa: F401  (ImportError: the engine is n/a)
 
@@ -131,37 +130,7 @@ def run(spec: dict) -> dict:
     ctx = mp.get_context("fork")
     barrier, results = ctx.Barrier(threads), ctx.Queue()
     procs = [ctx.Process(target=_child, args=(t, setup, barrier, results), daemon=True) for t in range(threads)]
-    for p in procs:
-        p.start()
-    outs: list = []
-    deadline = time.monotonic() + 600 + 3 * (setup["warmup"] + setup["seconds"])
-    try:  # a child that dies without a word (ALE may exit()) must not hang the worker
-        while len(outs) < threads:
-            try:
-                outs.append(results.get(timeout=0.2))
-                if isinstance(outs[-1], str):  # a child failed: stop the others
-                    break
-                continue
-            except queue.Empty:
-                pass
-            dead = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
-            if dead or time.monotonic() > deadline:
-                raise RuntimeError(f"a raw-ale-py process died (exit code {dead[0]})" if dead else "timed out")
-    finally:
-        for p in procs:
-            if p.is_alive() and (len(outs) < threads or any(isinstance(o, str) for o in outs)):
-                p.terminate()
-            p.join(timeout=30)
-    errors = [o for o in outs if isinstance(o, str)]
-    if errors:
-        raise RuntimeError(errors[0])
-    return {
-        "steps": sum(n for n, _ in outs),
-        "calls": None,
-        "elapsed": max(el for _, el in outs),
-        "steps_per_s": sum(n / el for n, el in outs if el > 0),
-        "us_per_call": None,
-    }
+    return _common.run_processes(procs, results, "raw-ale-py", setup["warmup"] + setup["seconds"])
 
 
 ENGINES = (

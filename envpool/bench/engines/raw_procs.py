@@ -77,7 +77,6 @@ def _child(make, first: int, count: int, setup: dict, barrier, results) -> None:
 
 def run(spec: dict) -> dict:
     import multiprocessing as mp
-    import queue
 
     n, b = spec["num_envs"], spec["batch_size"]
     if b != n:
@@ -91,37 +90,7 @@ def run(spec: dict) -> dict:
         ctx.Process(target=_child, args=(make, first, count, setup, barrier, results), daemon=True)
         for first, count in parts
     ]
-    for p in procs:
-        p.start()
-    outs: list = []
-    deadline = time.monotonic() + 600 + 3 * (setup["warmup"] + setup["seconds"])
-    try:  # a process that dies without a word must not hang the worker
-        while len(outs) < len(procs):
-            try:
-                outs.append(results.get(timeout=0.2))
-                if isinstance(outs[-1], str):  # one failed: stop the others
-                    break
-                continue
-            except queue.Empty:
-                pass
-            dead = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
-            if dead or time.monotonic() > deadline:
-                raise RuntimeError(f"a raw-procs process died (exit code {dead[0]})" if dead else "timed out")
-    finally:
-        for p in procs:
-            if p.is_alive() and (len(outs) < len(procs) or any(isinstance(o, str) for o in outs)):
-                p.terminate()
-            p.join(timeout=30)
-    errors = [o for o in outs if isinstance(o, str)]
-    if errors:
-        raise RuntimeError(errors[0])
-    return {
-        "steps": sum(k for k, _ in outs),
-        "calls": None,
-        "elapsed": max(el for _, el in outs),
-        "steps_per_s": sum(k / el for k, el in outs if el > 0),
-        "us_per_call": None,
-    }
+    return _common.run_processes(procs, results, "raw-procs", setup["warmup"] + setup["seconds"])
 
 
 ENGINES = (
