@@ -175,10 +175,9 @@ def test_hung_step_is_interrupted_by_close() -> None:
     t = threading.Thread(target=stepping)
     t.start()
     time.sleep(1.0)
-    start = time.monotonic()
     pool.close()
-    t.join(10)
-    assert not t.is_alive() and time.monotonic() - start < 8
+    t.join(10)  # the step hangs for ever unless close() interrupts it
+    assert not t.is_alive()
     assert errors and isinstance(errors[0], RuntimeError)
     assert wait_gone(pids, 5) and not segments()
 
@@ -186,10 +185,9 @@ def test_hung_step_is_interrupted_by_close() -> None:
 def test_step_timeout() -> None:
     pool = make(step_timeout=0.5)
     pool.reset()
-    start = time.monotonic()
+    # The step hangs for ever: that it returns at all is the timeout's doing.
     with pytest.raises(RuntimeError, match="step_timeout") as err:
         pool.step(np.array([0, 0, 0, 7], np.int32))
-    assert time.monotonic() - start < 5
     assert err.value.failed_env_ids.tolist() == [3]
     # Its worker was killed: env 2, its other env, reports that on its next step.
     with pytest.raises(RuntimeError, match="env 2: its worker process 1 died") as err:
