@@ -10,7 +10,7 @@ envs (actor k: the consecutive global env ids ``offsets[k] .. offsets[k+1] - 1``
 wherever Ray places them. Behind them the caller gets the same interface as
 :func:`envpool.make` for all three ``env_type``\\ s: global env ids ``0 .. num_envs-1``,
 ``step`` / ``reset`` / ``send`` / ``recv`` / ``async_reset``, ``env_id`` arguments,
-both autoreset modes, ``frame_stack`` and the options of every task.
+every autoreset mode, ``frame_stack`` and the options of every task.
 
 * Seeds are a local pool's: env i gets ``seed + i`` (or ``seed[i]`` for a list), at
   creation and on ``reset(seed=s)`` (the actor holding env i seeds it so), so env i

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import _py_envs
 import gymnasium
 import numpy as np
 import pytest
@@ -377,3 +378,20 @@ def test_disabled_async_refuses_a_done_env_before_sending_any(task: str) -> None
     assert env._pool.in_flight == in_flight  # nothing was sent, not even the others
     if others:
         env.send(np.zeros(len(others), np.int64), others)
+
+
+def test_disabled_refuses_an_env_never_reset_or_failed_until_its_reset() -> None:
+    env = envpool.make(_py_envs.FaultyEnv, "gymnasium", num_envs=2, num_workers=1, autoreset_mode="disabled")
+    with pytest.raises(ValueError, match=r"env 0 is done \(or not yet reset\)"):
+        env.step(np.zeros(2, np.int64))
+    env.reset()
+    with pytest.raises(ValueError, match="bad action value") as failed:
+        env.step(np.array([0, 3]))  # env 1's step raises: its episode ends
+    assert list(failed.value.failed_env_ids) == [1]
+    with pytest.raises(ValueError, match="env 1 is done"):
+        env.step(np.zeros(2, np.int64))
+    obs, *_ = env.step(np.zeros(1, np.int64), env_id=[0])
+    assert obs[0][0] == 2.0  # env 0 stepped on: its second step
+    env.reset(env_id=[1])
+    obs, *_ = env.step(np.zeros(2, np.int64))
+    assert list(obs[:, 0]) == [3.0, 1.0]
