@@ -135,7 +135,11 @@ def test_env_options_max_episode_steps_per_env() -> None:
 
 def test_env_options_in_a_multi_task_pool_report_the_task() -> None:
     env = envpool.make(
-        ["CartPole-v1", "CartPole-v0"], "gymnasium", num_envs=4, env_options={3: {"max_episode_steps": 2}}
+        ["CartPole-v1", "CartPole-v0"],
+        "gymnasium",
+        num_envs=4,
+        env_options={3: {"max_episode_steps": 2}},
+        autoreset_mode="disabled",
     )
     _, info = env.reset()
     assert list(info["task_id"]) == [0, 1, 0, 1]
@@ -143,6 +147,8 @@ def test_env_options_in_a_multi_task_pool_report_the_task() -> None:
         *_, trunc, info = env.step(np.zeros(4, np.int64))
     assert list(trunc) == [False, False, False, True]
     assert list(info["task_id"]) == [0, 1, 0, 1]
+    with pytest.raises(ValueError, match="env 3 is done"):
+        env.step(np.zeros(4, np.int64))
 
 
 @atari
