@@ -53,7 +53,8 @@ FAMILIES = [
     pytest.param("CartPole-v1", {}, 60, id="classic"),
     pytest.param("Pong-v5", {}, 30, id="atari", marks=atari),
     pytest.param("HalfCheetah-v5", {}, 20, id="mujoco", marks=mujoco),
-    pytest.param("gymnasium:CartPole-v1", {"num_workers": 1}, 40, id="python-env"),
+    # ~4 s: four pools of worker processes
+    pytest.param("gymnasium:CartPole-v1", {"num_workers": 1}, 40, id="python-env", marks=pytest.mark.slow),
 ]
 
 
