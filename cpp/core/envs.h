@@ -81,9 +81,9 @@ class PoolEnvs {
     auto build = [&](int t) {
       try {
         for (int i = t; i < num_envs; i += nt) {
-          const int t = env_task.empty() ? 0 : env_task[i];
-          const PoolTask& task = tasks[t];
-          slots_[i].task = ReportedTask(tasks, t);
+          const int k = env_task.empty() ? 0 : env_task[i];
+          const PoolTask& task = tasks[k];
+          slots_[i].task = ReportedTask(tasks, k);
           slots_[i].max_episode_steps = task.max_episode_steps;
           slots_[i].env = task.family->make_env(task.config, i);
           slots_[i].env->Seed(seeds.empty() ? seed + static_cast<uint64_t>(i) : seeds[i]);
