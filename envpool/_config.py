@@ -283,8 +283,12 @@ def _configs_spec(
                 )
         key = (t, _frozen(opts))
         if key not in groups:
+            try:
+                spec = _task_spec(ids[t], {**configs[t], **opts})
+            except (TypeError, ValueError) as e:  # an unknown key, a bad value: say whose
+                raise type(e)(f"env_options of env {i}: {e}") from e
             groups[key] = len(specs)
-            specs.append(_task_spec(ids[t], {**configs[t], **opts}))
+            specs.append(spec)
             config_task.append(t)
             opts_of.append(opts)
         env_config.append(groups[key])
