@@ -116,7 +116,7 @@ class EnvPool : private BatchRing::Host {
     std::unique_lock<std::mutex> lock(mu_);
     callers_.Note();
     ThrowIfClosed();
-    CheckEnvIds(kind, env_ids, n);
+    CheckEnvIds(env_ids, n, kind == Task::kStep);
     if (n == 0 && !sync_) return;
     std::shared_ptr<StateBatch> batch;
     if (sync_) batch = NewBatch(n);
@@ -151,7 +151,7 @@ class EnvPool : private BatchRing::Host {
       std::lock_guard<std::mutex> lock(mu_);
       callers_.Note();
       ThrowIfClosed();
-      CheckEnvIds(kind, env_ids, n);
+      CheckEnvIds(env_ids, n, kind == Task::kStep);
       batch = NewBatch(n);
       // With num_threads 1 the one stepping thread may as well be this
       // one while no other env is in flight: no hand-off, no wake-up.
@@ -220,7 +220,7 @@ class EnvPool : private BatchRing::Host {
       std::lock_guard<std::mutex> lock(mu_);
       callers_.Note();
       ThrowIfClosed();
-      CheckEnvIds(Task::kRender, env_ids, n);
+      CheckEnvIds(env_ids, n);
       // Under mu_ (envs report a fixed size).
       if (render_layout_ == nullptr) render_layout_ = std::make_unique<StateLayout>(RenderLayout(envs_.RenderSize()));
       const std::size_t bytes = BatchBytes(*render_layout_, std::max(n, 1));
@@ -254,11 +254,11 @@ class EnvPool : private BatchRing::Host {
     if (closed_.load()) throw PoolClosed("this env pool is closed");
   }
 
-  // Under mu_. A step of an env that needs a reset with autoreset disabled
-  // is refused here, before any env steps (the env is not in flight, so no
-  // stepping thread writes its needs_reset).
-  void CheckEnvIds(Task::Kind kind, const int* env_ids, int n) {
-    const bool no_autoreset = kind == Task::kStep && opt_.autoreset == AutoresetMode::kDisabled;
+  // Under mu_. A step (`step`) of an env that needs a reset with autoreset
+  // disabled is refused here, before any env steps (the env is not in
+  // flight, so no stepping thread writes its needs_reset).
+  void CheckEnvIds(const int* env_ids, int n, bool step = false) {
+    const bool no_autoreset = step && opt_.autoreset == AutoresetMode::kDisabled;
     if (n < 0) throw std::invalid_argument("env_id must be a list of env ids");
     // Repeats are found by stamping each named slot with this call's number.
     ++check_stamp_;
