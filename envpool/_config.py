@@ -119,13 +119,50 @@ POOL_SPEC_FAMILIES: set[str] = set()
 def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
     """Resolve a task id (or a list / dict of them: a multi-task pool) and user config
     into a validated EnvSpec."""
+    config = dict(config)
+    # A seed per env: the pool is specified without it (its envs are alike) and
+    # config["seed"] reports the list, checked by the engine's rules.
+    seeds = config.pop("seed") if is_seed_list(config.get("seed")) else None
+    env_options = config.pop("env_options", None)
+    spec = _pool_spec(task_id, config, env_options)
+    if seeds is not None:
+        n = int(spec.config["num_envs"])
+        spec.config["seed"] = list(_envpool.check_seeds(seeds, list(range(n)), n))
+    return spec
+
+
+def is_seed_list(seed: Any) -> bool:
+    """Whether make's ``seed`` is one seed per env (a sequence) rather than an int."""
+    return isinstance(seed, (list, tuple, range, np.ndarray))
+
+
+def split_seeds(engine: dict[str, Any]) -> tuple[dict[str, Any], list[int] | None]:
+    """An engine config without a per-env seed list, and the list (None for an int
+    seed): the engine pool takes the list apart from its config."""
+    if not is_seed_list(engine.get("seed")):
+        return engine, None
+    engine = dict(engine)
+    return engine, [int(s) for s in engine.pop("seed")]
+
+
+def _pool_spec(task_id: Any, config: dict[str, Any], env_options: Any) -> EnvSpec:
     for claims, spec_of in SPEC_RESOLVERS:
         if claims(task_id):
+            if env_options is not None:
+                raise ValueError("env_options: the envs of a pool of Python envs all take the pool's options")
             return spec_of(task_id, config)
     if isinstance(task_id, (list, tuple, dict)):
-        return _multi_task_spec(task_id, config)
+        return _multi_task_spec(task_id, config, env_options)
     if "task_options" in config:
         raise TypeError("task_options is for multi-task pools: make([task_id, ...], ...)")
+    base = _task_spec(task_id, config)
+    if env_options is None:
+        return base
+    return _configs_spec([str(task_id)], [base], [config], [0] * int(base.config["num_envs"]), env_options, False)
+
+
+def _task_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
+    """One registered task's spec, every env alike."""
     task = lookup(task_id)
     resolved = resolve(task, config)
     full, state_spec, action_spec = _envpool.make_spec(task.family, resolved.engine)
@@ -145,7 +182,7 @@ def task_of(spec: EnvSpec) -> TaskSpec:
     return lookup(spec.task_ids[0] if spec.task_ids else spec.task_id)
 
 
-def _multi_task_spec(tasks: Any, config: dict[str, Any]) -> EnvSpec:
+def _multi_task_spec(tasks: Any, config: dict[str, Any], env_options: Any) -> EnvSpec:
     """A pool whose envs run different tasks: round-robin over a list (env i runs
     tasks[i % len(tasks)]), or a dict {task_id: count} (envs in blocks, in dict order).
     Common options apply to every task, ``task_options={task_id: {...}}`` to one. Every
@@ -173,7 +210,8 @@ def _multi_task_spec(tasks: Any, config: dict[str, Any]) -> EnvSpec:
     unknown = set(task_options) - set(ids)
     if unknown:
         raise ValueError(f"task_options names tasks not in the pool: {sorted(unknown)}")
-    subs = [make_pool_spec(t, {**config, **task_options.get(t, {})}) for t in ids]
+    configs = [{**config, **task_options.get(t, {})} for t in ids]
+    subs = [make_pool_spec(t, c) for t, c in zip(ids, configs, strict=True)]
     first = subs[0]
     for other in subs[1:]:
         _check_same_arrays(first, other)
@@ -184,22 +222,125 @@ def _multi_task_spec(tasks: Any, config: dict[str, Any]) -> EnvSpec:
                     f"tasks {first.task_id!r} and {other.task_id!r} differ in {key!r}: "
                     f"{first.config.get(key)!r} vs {other.config.get(key)!r}"
                 )
-    task_key = (_keys.name(_keys.INFO, "task_id"), "int32", (), [0.0], [float(len(ids) - 1)])
+    return _configs_spec(ids, subs, configs, env_task, env_options, True)
+
+
+# Options of the pool as a whole, never of one env (env_options refuses them).
+POOL_KEYS = ("num_envs", "batch_size", "num_threads", "thread_affinity_offset", "seed", "autoreset_mode")
+
+
+def env_options_list(env_options: Any, num_envs: int) -> list[dict[str, Any]]:
+    """make's ``env_options`` (a list of one dict per env, or ``{env_id: {...}}``) as one
+    dict per env (``{}``: the pool's options)."""
+    if isinstance(env_options, Mapping):
+        out: list[dict[str, Any]] = [{} for _ in range(num_envs)]
+        for env_id, opts in env_options.items():
+            if not isinstance(env_id, (int, np.integer)) or isinstance(env_id, bool) or not 0 <= env_id < num_envs:
+                raise ValueError(f"env_options names env {env_id!r}, not an env id in [0, {num_envs})")
+            out[int(env_id)] = opts
+    elif isinstance(env_options, (list, tuple)):
+        if len(env_options) != num_envs:
+            raise ValueError(f"env_options has {len(env_options)} entries for {num_envs} envs (one dict per env)")
+        out = list(env_options)
+    else:
+        raise TypeError(
+            f"env_options must be a list of one dict per env or a dict {{env_id: dict}}, got {type(env_options).__name__}"
+        )
+    for i, opts in enumerate(out):
+        if opts is None:
+            out[i] = {}
+        elif not isinstance(opts, Mapping):
+            raise TypeError(f"env_options of env {i} must be a dict of options, got {type(opts).__name__}")
+    return [dict(o) for o in out]
+
+
+def _configs_spec(
+    ids: list[str],
+    bases: list[EnvSpec],
+    configs: list[dict[str, Any]],
+    env_task: list[int],
+    env_options: Any,
+    multi: bool,
+) -> EnvSpec:
+    """The spec of a pool whose envs differ in config: tasks (``multi``: env i runs
+    task ``env_task[i]``, ``bases[t]`` its spec from ``configs[t]``) and per-env options
+    over them. Each distinct (task, options) pair is one engine config; options that
+    would change the spaces are refused, naming them and the envs."""
+    per_env = [{} for _ in env_task] if env_options is None else env_options_list(env_options, len(env_task))
+    # The engine's configs: every task's own first (their index is the task's), then
+    # one per distinct (task, options) pair that env_options adds.
+    specs, config_task, opts_of = list(bases), list(range(len(bases))), [{} for _ in bases]
+    groups: dict[Any, int] = {(t, _frozen({})): t for t in range(len(bases))}
+    env_config = []
+    for i, opts in enumerate(per_env):
+        t = env_task[i]
+        task = lookup(ids[t])
+        for key in opts:
+            if key in POOL_KEYS or key in python_keys(task):
+                raise ValueError(
+                    f"env_options of env {i}: {key!r} is an option of the whole pool, not of one env "
+                    "(per env: the task's own options and max_episode_steps)"
+                )
+        key = (t, _frozen(opts))
+        if key not in groups:
+            try:
+                spec = _task_spec(ids[t], {**configs[t], **opts})
+            except (TypeError, ValueError) as e:  # an unknown key, a bad value: say whose
+                raise type(e)(f"env_options of env {i}: {e}") from e
+            groups[key] = len(specs)
+            specs.append(spec)
+            config_task.append(t)
+            opts_of.append(opts)
+        env_config.append(groups[key])
+    envs_of = [[i for i, g in enumerate(env_config) if g == c] for c in range(len(specs))]
+    for c in range(len(bases), len(specs)):
+        t = config_task[c]
+        others = envs_of[t]
+        who = f"envs {envs_of[c]} with env_options {sorted(opts_of[c])} and " + (
+            f"envs {others} with the pool's options" if others else "the pool's options"
+        )
+        _check_same_arrays(bases[t], specs[c], who, " (options that change the spaces must agree across envs)")
+    first = bases[0]
+    if len(specs) == 1 and not multi:
+        return first
+    state_spec = first.state_spec
+    if multi:
+        state_spec = [*state_spec, (_keys.name(_keys.INFO, "task_id"), "int32", (), [0.0], [float(len(ids) - 1)])]
     return EnvSpec(
-        "+".join(ids),
+        "+".join(ids) if multi else first.task_id,
         first.family,
         first.config,
-        [*first.state_spec, task_key],
+        state_spec,
         first.action_arrays,
-        task_ids=tuple(ids),
-        task_families=tuple(s.family for s in subs),
-        task_configs=tuple(engine_config(lookup(s.task_id), s.config) for s in subs),
-        env_task=tuple(env_task),
+        task_ids=tuple(ids) if multi else (),
+        env_task=tuple(env_task) if multi else (),
+        task_families=tuple(s.family for s in specs),
+        task_configs=tuple(engine_config(lookup(s.task_id), s.config) for s in specs),
+        config_task=tuple(config_task),
+        env_config=tuple(env_config),
     )
 
 
-def _check_same_arrays(a: EnvSpec, b: EnvSpec) -> None:
-    """A ValueError naming the first array where two tasks differ."""
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for an option value (dicts, lists and arrays included):
+    envs whose options freeze alike share one engine config."""
+    if isinstance(value, Mapping):
+        return ("dict", tuple(sorted((str(k), _frozen(v)) for k, v in value.items())))
+    if isinstance(value, (list, tuple)):
+        return ("seq", tuple(_frozen(v) for v in value))
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, value.shape, value.tobytes())
+    try:
+        hash(value)
+    except TypeError:
+        return ("object", id(value))
+    return (type(value).__name__, value)
+
+
+def _check_same_arrays(a: EnvSpec, b: EnvSpec, who: str = "", why: str = "") -> None:
+    """A ValueError naming the first array where two tasks (or ``who``: two groups of
+    envs) differ, ``why`` appended."""
+    who = who or f"tasks {a.task_id!r} and {b.task_id!r}"
     fields = ("dtype", "shape", "low", "high")
     for kind, xs, ys in (
         ("observation/info", a.state_spec, b.state_spec),
@@ -211,10 +352,11 @@ def _check_same_arrays(a: EnvSpec, b: EnvSpec) -> None:
             only_b = [n for n in names_b if n not in names_a]
             if only_a or only_b:
                 owner, name = (a.task_id, only_a[0]) if only_a else (b.task_id, only_b[0])
-                what = f"only {owner!r} has the {kind} array {name!r}"
+                owner = repr(owner) if a.task_id != b.task_id else "one"
+                what = f"only {owner} has the {kind} array {name!r}"
             else:
                 what = f"their {kind} arrays come in another order"
-            raise ValueError(f"tasks {a.task_id!r} and {b.task_id!r} differ: {what}")
+            raise ValueError(f"{who} differ: {what}{why}")
         for x, y in zip(xs, ys, strict=True):
             for i, field in enumerate(fields, start=1):
                 same = x[i] == y[i] if field == "dtype" else list(np.ravel(x[i])) == list(np.ravel(y[i]))
@@ -222,23 +364,28 @@ def _check_same_arrays(a: EnvSpec, b: EnvSpec) -> None:
                     hint = ""
                     if kind == "action" and a.family == b.family:
                         hint = lookup(a.task_id).python.action_mismatch_hint
-                    raise ValueError(
-                        f"tasks {a.task_id!r} and {b.task_id!r} differ in {x[0]!r}: {field} {x[i]!r} vs {y[i]!r}{hint}"
-                    )
+                    raise ValueError(f"{who} differ in {x[0]!r}: {field} {x[i]!r} vs {y[i]!r}{hint}{why}")
+
+
+# autoreset_mode: gymnasium's AutoresetMode values and ours (the engine's, which the
+# config reports).
+_AUTORESET_MODES = {"NextStep": "next_step", "SameStep": "same_step", "Disabled": "disabled"}
 
 
 def _autoreset_mode(value: Any) -> Any:
-    """A gymnasium AutoresetMode member as the engine's string."""
-    try:
-        from gymnasium.vector import AutoresetMode
-    except ImportError:  # pragma: no cover - gymnasium is a dependency
-        return value
+    """A gymnasium AutoresetMode member or value string as the engine's string."""
+    from gymnasium.vector import AutoresetMode
+
     if isinstance(value, AutoresetMode):
-        names = {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same_step"}
-        if value not in names:
-            raise ValueError(f"autoreset_mode must be NEXT_STEP or SAME_STEP, got {value}")
-        return names[value]
-    return value
+        value = value.value
+    return _AUTORESET_MODES.get(value, value) if isinstance(value, str) else value
+
+
+def autoreset_member(mode: str) -> Any:
+    """The gymnasium AutoresetMode member of the engine's mode string (metadata)."""
+    from gymnasium.vector import AutoresetMode
+
+    return AutoresetMode({ours: theirs for theirs, ours in _AUTORESET_MODES.items()}[mode])
 
 
 def _check_py_options(opts: dict[str, Any]) -> None:

@@ -26,7 +26,9 @@ def make(task_id: Any, env_type: str, **config: Any) -> Any:
             classic interface) or ``"dm"`` (batched dm_env TimeSteps).
         **config: engine options (num_envs, batch_size, num_threads,
             thread_affinity_offset, seed, max_episode_steps, autoreset_mode)
-            and the task's own options.
+            and the task's own options. ``seed``: an int (env i gets seed + i) or
+            one seed per env. ``env_options``: per-env options, a list of one dict per
+            env or ``{env_id: {...}}``, over the pool's (docs/options.md).
     """
     if env_type == "gymnasium":
         return make_gymnasium(task_id, **config)

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from envpool import _envpool, _keys
-from envpool._config import engine_config, make_pool_spec, task_of
+from envpool._config import engine_config, make_pool_spec, split_seeds, task_of
 from envpool.python.envpool import EnvPoolMixin
 
 # What every engine call returns: a named tuple (struct sequence) with the
@@ -65,12 +65,18 @@ class PoolBase(EnvPoolMixin):
         maker = POOL_MAKERS.get(self.spec.family)
         if maker is not None:
             return maker(self.spec, self._WITH_DISCOUNT)
-        if self.spec.task_ids:
-            spec = self.spec
+        spec = self.spec
+        engine, seeds = split_seeds(engine_config(task_of(spec), spec.config))
+        if spec.task_configs:  # envs of different configs: tasks, env_options
             return _envpool.Pool(
-                list(spec.task_families), list(spec.task_configs), list(spec.env_task), self._WITH_DISCOUNT
+                list(spec.task_families),
+                list(spec.task_configs),
+                list(spec.env_config),
+                self._WITH_DISCOUNT,
+                seeds=seeds,
+                task_ids=list(spec.config_task),
             )
-        return _envpool.Pool(self.spec.family, engine_config(task_of(self.spec), self.spec.config), self._WITH_DISCOUNT)
+        return _envpool.Pool(spec.family, engine, self._WITH_DISCOUNT, seeds=seeds)
 
     @property
     def task_ids(self) -> list[str]:

@@ -128,12 +128,17 @@ class EnvSpec:
     state_spec: list[ArraySpecTuple]
     # The engine's action array specs (name, dtype, shape, low, high).
     action_arrays: list[ArraySpecTuple]
-    # Multi-task pools only: the task ids, each task's family and engine
-    # config, and each env's task index (see envpool.make with a list).
+    # Multi-task pools only: the task ids and each env's task index (see
+    # envpool.make with a list).
     task_ids: tuple[str, ...] = ()
+    env_task: tuple[int, ...] = ()
+    # Pools whose envs differ in config (multi-task pools, env_options): the
+    # engine's configs (each one's family and engine config, and its task's
+    # index in task_ids) and each env's config index.
     task_families: tuple[str, ...] = ()
     task_configs: tuple[dict[str, Any], ...] = ()
-    env_task: tuple[int, ...] = ()
+    config_task: tuple[int, ...] = ()
+    env_config: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.config, Config):

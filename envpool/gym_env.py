@@ -15,8 +15,9 @@ from typing import Any
 
 import gymnasium
 from gymnasium import spaces as gymnasium_spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import VectorEnv
 
+from envpool._config import autoreset_member
 from envpool._pool import PoolBase, env_ids_from_mask
 from envpool._spec import EnvSpec
 from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
@@ -99,8 +100,7 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
         self.action_space = self.spec.action_space
         self.single_observation_space = self.observation_space
         self.single_action_space = self.action_space
-        modes = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
-        self.metadata = {"autoreset_mode": modes[self.config["autoreset_mode"]], **self._render_metadata()}
+        self.metadata = {"autoreset_mode": autoreset_member(self.config["autoreset_mode"]), **self._render_metadata()}
 
     def reset(
         self,

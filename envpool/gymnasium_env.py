@@ -6,13 +6,12 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from envpool._config import autoreset_member
 from envpool._pool import PoolBase, add_players, env_ids_from_mask
 from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
-
-_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 
 
 class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
@@ -45,7 +44,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         else:
             self.observation_space = self.single_observation_space
             self.action_space = self.single_action_space
-        self.metadata = {"autoreset_mode": _MODES[self.config["autoreset_mode"]], **self._render_metadata()}
+        self.metadata = {"autoreset_mode": autoreset_member(self.config["autoreset_mode"]), **self._render_metadata()}
         self._last_obs: Any = None
         self._partial: list[tuple[np.ndarray, Any]] = []
         self._all_ids = np.arange(self._num_envs)

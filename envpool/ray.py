@@ -10,11 +10,12 @@ envs (actor k: the consecutive global env ids ``offsets[k] .. offsets[k+1] - 1``
 wherever Ray places them. Behind them the caller gets the same interface as
 :func:`envpool.make` for all three ``env_type``\\ s: global env ids ``0 .. num_envs-1``,
 ``step`` / ``reset`` / ``send`` / ``recv`` / ``async_reset``, ``env_id`` arguments,
-both autoreset modes, ``frame_stack`` and the options of every task.
+every autoreset mode, ``frame_stack`` and the options of every task.
 
-* Seeds are a local pool's: env i gets ``seed + i``, at creation and on
-  ``reset(seed=s)`` (the actor holding env i seeds it so), so env i has the
-  trajectory env i of ``envpool.make(..., num_envs=N)`` has.
+* Seeds are a local pool's: env i gets ``seed + i`` (or ``seed[i]`` for a list), at
+  creation and on ``reset(seed=s)`` (the actor holding env i seeds it so), so env i
+  has the trajectory env i of ``envpool.make(..., num_envs=N)`` has; ``env_options``
+  go to the actor holding each env.
 * Sync mode (``batch_size`` = ``num_envs``, the default): a step sends each actor
   its envs' actions and returns every row, in env order.
 * Async mode (``batch_size`` < ``num_envs``): ``send`` hands each actor its share
@@ -54,6 +55,7 @@ except ImportError as e:  # pragma: no cover - exercised only without Ray
     raise ImportError("envpool.ray needs Ray: pip install 'envpool[ray]'") from e
 
 from envpool import _envpool
+from envpool._config import env_options_list, is_seed_list
 from envpool._pool import Batch, add_players
 
 
@@ -154,12 +156,13 @@ class RayEngine:
         env_type: str,
         num_envs: int,
         batch_size: int,
-        seed: int,
+        seed: int | list[int],
         num_actors: int,
         placement: dict[str, Any] | list[dict[str, Any]] | None,
         options: dict[str, Any],
         action_specs: list[tuple],
         start_timeout: float | None = 300.0,
+        autoreset_mode: str = "next_step",
     ) -> None:
         if not isinstance(num_actors, (int, np.integer)) or isinstance(num_actors, bool) or num_actors < 1:
             raise ValueError(f"num_actors must be an int >= 1, got {num_actors!r}")
@@ -178,8 +181,14 @@ class RayEngine:
         from envpool import cpp_extension
 
         extensions = cpp_extension._state()
+        options = dict(options)
+        env_options = options.pop("env_options", None)
+        per_env = None if env_options is None else env_options_list(env_options, self.num_envs)
         for k in range(num_actors):
-            opts = {**options, "num_envs": sizes[k], "seed": int(seed) + int(self.offsets[k])}
+            lo, hi = int(self.offsets[k]), int(self.offsets[k + 1])
+            opts = {**options, "num_envs": sizes[k], "seed": seed[lo:hi] if is_seed_list(seed) else int(seed) + lo}
+            if per_env is not None:
+                opts["env_options"] = per_env[lo:hi]
             self.actors.append(
                 _RemotePoolActor.options(**placements[k]).remote(
                     task_id, env_type, opts, int(self.offsets[k]), extensions
@@ -192,6 +201,9 @@ class RayEngine:
         self._ready: deque[tuple[_Chunk, int]] = deque()  # async: received chunks, rows from an index on
         self._groups: deque[_Group] = deque()  # sync: send()s not yet received
         self._last_ids = np.arange(self.num_envs, dtype=np.int32)
+        # autoreset_mode "disabled": the envs that must be reset before they step
+        # (the actors' engines refuse them too, but only after other actors stepped).
+        self._needs_reset = np.ones(self.num_envs, dtype=bool) if autoreset_mode == "disabled" else None
         try:  # every actor up (its pool made) before the first call; errors surface here
             self.actor_info = ray.get([a.info.remote() for a in self.actors], timeout=start_timeout)
         except BaseException as e:
@@ -218,6 +230,7 @@ class RayEngine:
     def step(self, action: Any, env_id: Any = None) -> Batch:
         self._check_open()
         ids = self._ids(env_id, default_last=True)
+        self._check_steppable(ids)
         if self.sync or len(ids) == 0:
             return self._call("step", ids, action=action)
         available = self._unreserved() + len(ids)
@@ -229,6 +242,7 @@ class RayEngine:
     def send(self, action: Any, env_id: Any = None) -> None:
         self._check_open()
         ids = self._ids(env_id, default_last=True)
+        self._check_steppable(ids)
         if len(ids):
             self._send("step", ids, action=action)
 
@@ -398,6 +412,8 @@ class RayEngine:
         obs, reward, terminated, truncated, discount, info, final = merged
         batch = Batch((obs, reward, terminated, truncated, discount, add_players(dict(info)), final))
         self._last_ids = np.asarray(info["env_id"], dtype=np.int32)
+        if self._needs_reset is not None:
+            self._needs_reset[self._last_ids] = np.asarray(terminated) | np.asarray(truncated)
         errors = [(c, s) for c, s in parts if c.failed is not None and c.failed[s].any()]
         if errors:
             exc_type, what = errors[0][0].error
@@ -441,6 +457,10 @@ class RayEngine:
                 return self._last_ids.copy()
             return np.arange(self.num_envs, dtype=np.int32)
         return _envpool.check_env_ids(env_id, self.num_envs)
+
+    def _check_steppable(self, ids: np.ndarray) -> None:
+        if self._needs_reset is not None and self._needs_reset[ids].any():
+            raise ValueError(_envpool.needs_reset_message(int(ids[self._needs_reset[ids]][0])))
 
     def _seeds(self, seed: Any, ids: np.ndarray) -> list[int] | None:
         """One seed per env of ids (an int seed s gives env i the seed s + i)."""
@@ -529,12 +549,13 @@ class _RayPool:
             self._ENV_TYPE,
             num_envs=int(spec.config["num_envs"]),
             batch_size=int(spec.config["batch_size"]) or int(spec.config["num_envs"]),
-            seed=int(spec.config["seed"]),
+            seed=spec.config["seed"],
             num_actors=num_actors,
             placement=placement,
             options=options,
             action_specs=spec.action_arrays,
             start_timeout=start_timeout,
+            autoreset_mode=spec.config["autoreset_mode"],
         )
 
     @property

@@ -45,6 +45,14 @@ inline std::string EnvInFlight(int id) {
   return "env " + std::to_string(id) + " is still in flight: recv() its result before sending to it again";
 }
 
+// autoreset_mode "disabled": a step of an env that is done (or was never
+// reset, or failed) until a reset names it.
+inline std::string EnvNeedsReset(int id) {
+  return "env " + std::to_string(id) +
+         " is done (or not yet reset) and autoreset_mode is 'disabled': reset it first, with reset(env_id=[" +
+         std::to_string(id) + "]) or reset(options={'reset_mask': mask})";
+}
+
 // Repeats among ids already in range (a call names each env at most once).
 inline void CheckNoRepeats(const std::vector<int>& ids, int num_envs) {
   std::vector<bool> seen(static_cast<std::size_t>(num_envs), false);

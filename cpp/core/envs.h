@@ -33,6 +33,9 @@ struct EnvSlot {
   int64_t max_episode_steps = 0;
   int task = 0;
   uint32_t runs = 0;
+  // Its next task resets it: before the first reset, after a failure, and
+  // after a done step unless autoreset is same_step (disabled: the pool
+  // refuses to step it until a reset names it).
   bool needs_reset = true;
 };
 
@@ -66,9 +69,10 @@ class PoolEnvs {
   }
 
   // Makes env i of task tasks[env_task[i]] (env_task empty: tasks[0]) and
-  // seeds it with seed + i, spread over num_threads threads.
+  // seeds it with seeds[i] (seeds empty: seed + i), spread over num_threads
+  // threads.
   void Create(const std::vector<PoolTask>& tasks, const std::vector<int>& env_task, int num_envs, int num_threads,
-              uint64_t seed) {
+              uint64_t seed, const std::vector<uint64_t>& seeds) {
     slots_.resize(num_envs);
     // Env construction can be slow (ROM loading, XML parsing): spread it.
     int nt = std::max(1, std::min(num_threads, num_envs));
@@ -77,11 +81,12 @@ class PoolEnvs {
     auto build = [&](int t) {
       try {
         for (int i = t; i < num_envs; i += nt) {
-          const PoolTask& task = tasks[env_task.empty() ? 0 : env_task[i]];
-          slots_[i].task = env_task.empty() ? 0 : env_task[i];
+          const int k = env_task.empty() ? 0 : env_task[i];
+          const PoolTask& task = tasks[k];
+          slots_[i].task = ReportedTask(tasks, k);
           slots_[i].max_episode_steps = task.max_episode_steps;
           slots_[i].env = task.family->make_env(task.config, i);
-          slots_[i].env->Seed(seed + static_cast<uint64_t>(i));
+          slots_[i].env->Seed(seeds.empty() ? seed + static_cast<uint64_t>(i) : seeds[i]);
         }
       } catch (...) {
         errors[t] = std::current_exception();
@@ -217,7 +222,7 @@ class PoolEnvs {
       r.discount = 0.0f;
       s.needs_reset = true;
     } else {
-      s.needs_reset = autoreset_ == AutoresetMode::kNextStep && (r.terminated || r.truncated);
+      s.needs_reset = autoreset_ != AutoresetMode::kSameStep && (r.terminated || r.truncated);
     }
     // float32 like EnvPool's reward; envs compute it in double and it is
     // rounded once here.

@@ -21,7 +21,9 @@
 
 namespace envpool {
 
-enum class AutoresetMode { kNextStep, kSameStep };
+// kDisabled: gymnasium's AutoresetMode.DISABLED, a done env stays done
+// (stepping it is refused) until a reset names it.
+enum class AutoresetMode { kNextStep, kSameStep, kDisabled };
 
 // Engine-level options, read from the config's common keys.
 struct PoolOptions {
@@ -30,6 +32,7 @@ struct PoolOptions {
   int num_threads = 0;              // 0 = automatic
   int thread_affinity_offset = -1;  // -1 = no pinning
   uint64_t seed = 0;
+  std::vector<uint64_t> seeds;    // one per env; empty: env i gets seed + i
   int64_t max_episode_steps = 0;  // 0 = no limit
   AutoresetMode autoreset = AutoresetMode::kNextStep;
 };
@@ -41,7 +44,18 @@ struct PoolTask {
   const Family* family;
   Config config;
   int64_t max_episode_steps = 0;  // 0 = no limit
+  // What info:task_id reports for its envs (-1: the task's own index).
+  // Per-env options make several configs of one task: they share its id.
+  int id = -1;
 };
+
+inline int ReportedTask(const std::vector<PoolTask>& tasks, int t) { return tasks[t].id >= 0 ? tasks[t].id : t; }
+// Whether the pool's envs run more than one task (info:task_id says which).
+inline bool ReportsTasks(const std::vector<PoolTask>& tasks) {
+  for (std::size_t t = 1; t < tasks.size(); ++t)
+    if (ReportedTask(tasks, static_cast<int>(t)) != ReportedTask(tasks, 0)) return true;
+  return false;
+}
 
 // The engine's own state keys, always first in the layout, in this order.
 enum CommonKey : int { kReward, kTerminated, kTruncated, kDiscount, kEnvId, kElapsedStep, kNumCommonKeys };

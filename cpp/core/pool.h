@@ -68,9 +68,9 @@ class EnvPool : private BatchRing::Host {
         pool_tasks_(std::move(tasks)),
         env_task_(std::move(env_task)),
         env_spec_(CheckedSpec(pool_tasks_, env_task_, opt_.num_envs)),
-        layout_(BuildLayout(env_spec_, opt.autoreset, pool_tasks_.size() > 1)),
+        layout_(BuildLayout(env_spec_, opt.autoreset, ReportsTasks(pool_tasks_))),
         envs_(layout_, env_spec_, opt_.autoreset,
-              pool_tasks_.size() > 1 ? static_cast<int>(layout_.specs.size()) - 1 : -1, &ClaimRingRow, this),
+              ReportsTasks(pool_tasks_) ? static_cast<int>(layout_.specs.size()) - 1 : -1, &ClaimRingRow, this),
         sync_(opt_.batch_size == opt_.num_envs),
         caller_steps_(opt_.num_threads > 1),
         num_workers_(std::max(1, opt_.num_threads - 1)),
@@ -84,7 +84,9 @@ class EnvPool : private BatchRing::Host {
     memory_ = std::make_shared<BatchMemory>(BatchBytes(layout_, capacity_));
     in_flight_ = std::make_unique<std::atomic<bool>[]>(opt_.num_envs);
     check_stamps_.assign(opt_.num_envs, 0);
-    envs_.Create(pool_tasks_, env_task_, opt_.num_envs, opt_.num_threads, opt_.seed);
+    if (!opt_.seeds.empty() && opt_.seeds.size() != static_cast<std::size_t>(opt_.num_envs))
+      throw std::invalid_argument(checks::SeedCount(opt_.seeds.size(), static_cast<std::size_t>(opt_.num_envs)));
+    envs_.Create(pool_tasks_, env_task_, opt_.num_envs, opt_.num_threads, opt_.seed, opt_.seeds);
     prepares_ = std::all_of(pool_tasks_.begin(), pool_tasks_.end(),
                             [](const PoolTask& t) { return t.family->steps_elsewhere; });
     for (int i = 0; i < ring_.size(); ++i) ring_.Publish(i, NewBatch(opt_.batch_size));
@@ -114,7 +116,7 @@ class EnvPool : private BatchRing::Host {
     std::unique_lock<std::mutex> lock(mu_);
     callers_.Note();
     ThrowIfClosed();
-    CheckEnvIds(env_ids, n);
+    CheckEnvIds(env_ids, n, kind == Task::kStep);
     if (n == 0 && !sync_) return;
     std::shared_ptr<StateBatch> batch;
     if (sync_) batch = NewBatch(n);
@@ -149,7 +151,7 @@ class EnvPool : private BatchRing::Host {
       std::lock_guard<std::mutex> lock(mu_);
       callers_.Note();
       ThrowIfClosed();
-      CheckEnvIds(env_ids, n);
+      CheckEnvIds(env_ids, n, kind == Task::kStep);
       batch = NewBatch(n);
       // With num_threads 1 the one stepping thread may as well be this
       // one while no other env is in flight: no hand-off, no wake-up.
@@ -252,8 +254,11 @@ class EnvPool : private BatchRing::Host {
     if (closed_.load()) throw PoolClosed("this env pool is closed");
   }
 
-  // Under mu_.
-  void CheckEnvIds(const int* env_ids, int n) {
+  // Under mu_. A step (`step`) of an env that needs a reset with autoreset
+  // disabled is refused here, before any env steps (the env is not in
+  // flight, so no stepping thread writes its needs_reset).
+  void CheckEnvIds(const int* env_ids, int n, bool step = false) {
+    const bool no_autoreset = step && opt_.autoreset == AutoresetMode::kDisabled;
     if (n < 0) throw std::invalid_argument("env_id must be a list of env ids");
     // Repeats are found by stamping each named slot with this call's number.
     ++check_stamp_;
@@ -263,6 +268,7 @@ class EnvPool : private BatchRing::Host {
       if (check_stamps_[id] == check_stamp_) throw std::invalid_argument(checks::EnvIdRepeated(id));
       check_stamps_[id] = check_stamp_;
       if (in_flight_[id].load(std::memory_order_acquire)) throw std::invalid_argument(checks::EnvInFlight(id));
+      if (no_autoreset && envs_[id].needs_reset) throw std::invalid_argument(checks::EnvNeedsReset(id));
     }
   }
 

@@ -221,6 +221,7 @@ void RegisterChecks(py::module_& m) {
       "Whether an array spec is a discrete choice (a scalar, non-float, with finite bounds)");
   m.def("would_wait_message", &checks::WouldWaitForever, py::arg("available"), py::arg("batch_size"));
   m.def("in_flight_message", &checks::EnvInFlight, py::arg("env_id"));
+  m.def("needs_reset_message", &checks::EnvNeedsReset, py::arg("env_id"));
 }
 
 }  // namespace envpool::python

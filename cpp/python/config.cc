@@ -150,15 +150,17 @@ PoolOptions ParseOptions(const Config& c) {
   if (affinity < -1 || affinity > 65535)
     throw py::value_error("thread_affinity_offset must be in [-1, 65535] (-1 = no pinning), got " +
                           std::to_string(affinity));
-  if (mode != "next_step" && mode != "same_step")
-    throw py::value_error("autoreset_mode must be 'next_step' or 'same_step', got '" + mode + "'");
+  if (mode != "next_step" && mode != "same_step" && mode != "disabled")
+    throw py::value_error("autoreset_mode must be 'next_step', 'same_step' or 'disabled', got '" + mode + "'");
   o.num_envs = static_cast<int>(num_envs);
   o.batch_size = static_cast<int>(batch);
   o.num_threads = static_cast<int>(threads);
   o.thread_affinity_offset = static_cast<int>(affinity);
   o.seed = static_cast<uint64_t>(seed);
   o.max_episode_steps = max_steps;
-  o.autoreset = mode == "same_step" ? AutoresetMode::kSameStep : AutoresetMode::kNextStep;
+  o.autoreset = mode == "same_step"  ? AutoresetMode::kSameStep
+                : mode == "disabled" ? AutoresetMode::kDisabled
+                                     : AutoresetMode::kNextStep;
   return o;
 }
 

@@ -39,6 +39,7 @@ class GymnasiumSingleEnv(gymnasium.Env):
     metadata: dict[str, Any] = {"render_modes": []}
 
     def __init__(self, task_id: str, render_mode: str | None = None, **options: Any) -> None:
+        from envpool._config import _autoreset_mode
         from envpool._make import make
 
         if render_mode is not None:
@@ -46,7 +47,7 @@ class GymnasiumSingleEnv(gymnasium.Env):
         num_envs, batch_size = options.pop("num_envs", 1), options.pop("batch_size", 1)
         if num_envs != 1 or batch_size not in (0, 1):
             raise ValueError(f"a single-env view has one env: got num_envs={num_envs!r}, batch_size={batch_size!r}")
-        if options.get("autoreset_mode", "next_step") not in ("next_step", gymnasium.vector.AutoresetMode.NEXT_STEP):
+        if _autoreset_mode(options.get("autoreset_mode", "next_step")) != "next_step":
             raise ValueError("a single-env view steps its pool with autoreset_mode='next_step'")
         options["autoreset_mode"] = "next_step"
         self.pool = make(task_id, env_type="gymnasium", num_envs=1, **options)

@@ -30,6 +30,7 @@ except ImportError as e:  # pragma: no cover - exercised only without SB3
 
 from gymnasium.vector import AutoresetMode
 
+from envpool._config import _autoreset_mode
 from envpool._make import make
 
 # gymnasium's same-step bookkeeping keys: consumed here, not passed on per env.
@@ -51,7 +52,7 @@ class SB3VecEnv(VecEnv):
 
     def __init__(self, task_id: Any, num_envs: int = 1, seed: int | None = None, **config: Any) -> None:
         if isinstance(task_id, str):
-            if config.get("autoreset_mode", "same_step") != "same_step":
+            if _autoreset_mode(config.get("autoreset_mode", "same_step")) != "same_step":
                 raise ValueError("SB3VecEnv needs autoreset_mode='same_step' (SB3 resets within the step)")
             config["autoreset_mode"] = "same_step"
             if seed is not None:

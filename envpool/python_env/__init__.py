@@ -447,7 +447,7 @@ class ProcPool:
         cfg = dict(spec.config)
         self._workers = Workers(py, cfg)
         try:
-            engine = {k: cfg[k] for k in _ENGINE_KEYS if k in cfg}
+            engine, seeds = _config.split_seeds({k: cfg[k] for k in _ENGINE_KEYS if k in cfg})
             state_text, state_bounds = sp.spec_text(py.obs + py.info)
             action_text, action_bounds = sp.spec_text(py.actions)
             engine.update(
@@ -462,7 +462,7 @@ class ProcPool:
                 render_width=py.render_hw[1],
                 step_timeout=cfg["step_timeout"],
             )
-            self._pool = _envpool.Pool(FAMILY, engine, with_discount)
+            self._pool = _envpool.Pool(FAMILY, engine, with_discount, seeds=seeds)
         except BaseException:
             self._workers.close()
             raise

@@ -591,6 +591,24 @@ def test_runtime_errors_match_python_messages() -> None:
     pool.close()
 
 
+def test_disabled_autoreset_refuses_a_done_env_as_python_does() -> None:
+    pool = _make("CartPole-v1", "gymnasium", num_envs=2, seed=0, autoreset_mode="disabled")
+    handle, _, _, step = pool.xla()
+    pool.reset()
+    left = np.zeros(2, np.int32)
+    for _ in range(50):  # always left: both poles fall
+        handle, (_, _, terminated, truncated, _) = step(handle, left)
+        if np.any(terminated | truncated):
+            break
+    done = int(np.flatnonzero(np.asarray(terminated | truncated))[0])
+    assert f"env {done} is done" in str(_python_error(lambda: pool.step(left)))
+    _same_error(lambda: pool.step(left), lambda: step(handle, left), lambda: jax.jit(step)(handle, left))
+    pool.reset(env_id=np.flatnonzero(np.asarray(terminated | truncated)))
+    handle, (obs, *_rest) = step(handle, left)  # every env steps again
+    assert obs.shape == (2, 4)
+    pool.close()
+
+
 def test_recv_with_nothing_in_flight_and_env_in_flight() -> None:
     sync = _make("CartPole-v1", "gymnasium", num_envs=2, seed=0)
     handle, recv, send, step = sync.xla()

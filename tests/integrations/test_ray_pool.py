@@ -138,6 +138,30 @@ def test_atari_options_and_seeds_as_a_local_pool(pools):
     local.close()
 
 
+def test_seed_list_env_options_and_disabled_autoreset_as_a_local_pool(pools):
+    """seed=[...] and env_options reach the actor holding each env; a done env of a
+    disabled-autoreset pool is refused by the driver before any actor steps."""
+    n = 5
+    opts = {"seed": [9, 2, 7, 4, 1], "env_options": {3: {"max_episode_steps": 4}}, "autoreset_mode": "disabled"}
+    remote = pools("CartPole-v1", "gymnasium", num_envs=n, num_actors=2, placement=ONE_PER_NODE, **opts)
+    local = envpool.make("CartPole-v1", "gymnasium", num_envs=n, **opts)
+    assert remote.config["seed"] == opts["seed"]
+    _assert_same(_fields(remote.reset(), "gymnasium"), _fields(local.reset(), "gymnasium"), "reset")
+    for t in range(4):  # alternating pushes: only env 3's limit ends an episode
+        action = np.full(n, t % 2)
+        got = remote.step(action)
+        _assert_same(_fields(got, "gymnasium"), _fields(local.step(action), "gymnasium"), f"step {t}")
+    assert list(got[3]) == [False, False, False, True, False]
+    for env in (remote, local):
+        with pytest.raises(ValueError, match="env 3 is done"):
+            env.step(np.zeros(n, np.int64))
+        assert env._pool.in_flight == 0
+    ids = [0, 1, 2, 4]
+    got = remote.step(np.zeros(4, np.int64), env_id=ids)
+    _assert_same(_fields(got, "gymnasium"), _fields(local.step(np.zeros(4, np.int64), env_id=ids), "gymnasium"), "4")
+    local.close()
+
+
 def test_frame_stack_and_reset_mask(pools):
     remote = pools("Hopper-v5", "gymnasium", num_envs=4, num_actors=2, seed=1, frame_stack=3)
     local = envpool.make("Hopper-v5", "gymnasium", num_envs=4, seed=1, frame_stack=3)
