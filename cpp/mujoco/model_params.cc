@@ -132,7 +132,7 @@ std::optional<ModelField> FindModelField(const mjModel* m, const std::string& na
 }
 
 std::vector<std::string> ModelFieldNames() {
-  std::vector<std::string> names;
+  std::vector<std::string> names{kCopyBytes};
 #define X(type, field, n) names.push_back("opt." #field);
 #define XVEC X
   MJOPTION_FIELDS
@@ -210,6 +210,10 @@ mjModel* EnvModel::Writable() {
 }
 
 bool EnvModel::Find(const std::string& name, ArraySpec* spec) const {
+  if (name == kCopyBytes) {
+    *spec = ArraySpec{name, DType::kInt64, {}, {}, {}};
+    return true;
+  }
   std::optional<ModelField> f = FindModelField(get(), name);
   if (!f) return false;
   *spec = ArraySpec{name, f->dtype, f->shape, {}, {}};
@@ -217,12 +221,21 @@ bool EnvModel::Find(const std::string& name, ArraySpec* spec) const {
 }
 
 void EnvModel::Get(const std::string& name, void* dst) const {
+  if (name == kCopyBytes) {
+    const int64_t bytes = own_ != nullptr ? static_cast<int64_t>(mj_sizeModel(own_)) : 0;
+    std::memcpy(dst, &bytes, sizeof(bytes));
+    return;
+  }
   const std::optional<ModelField> f = FindModelField(get(), name);
   if (!f) throw std::invalid_argument("the model has no field '" + name + "'");
   std::memcpy(dst, f->In(get()), f->count() * DTypeSize(f->dtype));
 }
 
 bool EnvModel::CanSet(const std::string& name, std::string* why) const {
+  if (name == kCopyBytes) {
+    *why = "'" + name + "' is read-only";
+    return false;
+  }
   const std::optional<ModelField> f = FindModelField(get(), name);
   if (!f) {
     *why = "the model has no field '" + name + "'";

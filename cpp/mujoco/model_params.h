@@ -53,6 +53,10 @@ struct ModelField {
   const char* In(const mjModel* m) const;
 };
 
+// Not an mjModel field: the bytes of the env's own model copy (int64; 0
+// while it shares the compiled model), what copy on write saved or cost.
+inline constexpr const char* kCopyBytes = "envpool.model_copy_bytes";
+
 // nullopt: the model has no such field (or it is text).
 std::optional<ModelField> FindModelField(const mjModel* m, const std::string& name);
 std::vector<std::string> ModelFieldNames();
