@@ -44,8 +44,11 @@ double Draw(std::mt19937_64& rng, double lo, double hi) {
   return lo + (hi - lo) * u;
 }
 
-// lo or hi: one number for every element, or one per element.
-std::vector<double> ParseBounds(const std::string& text, std::size_t count, const std::string& what) {
+// lo or hi: one number for every element, one per column of a 2-D field
+// (the same for every row, as numpy broadcasts a row), or one per element.
+std::vector<double> ParseBounds(const std::string& text, const ModelField& f, const std::string& what) {
+  const std::size_t count = f.count();
+  const std::size_t cols = f.shape.size() == 2 ? static_cast<std::size_t>(f.shape[1]) : count;
   std::vector<double> v;
   std::stringstream s(text);
   std::string item;
@@ -62,10 +65,16 @@ std::vector<double> ParseBounds(const std::string& text, std::size_t count, cons
     v.push_back(x);
   }
   if (v.size() == 1) v.assign(count, v[0]);
+  if (v.size() == cols && cols != count) {
+    std::vector<double> row = v;
+    v.clear();
+    for (std::size_t i = 0; i < count; ++i) v.push_back(row[i % cols]);
+  }
   if (v.size() != count)
     throw std::invalid_argument("model_randomization: " + what + " has " + std::to_string(v.size()) +
-                                " values; the field has " + std::to_string(count) + " elements (give one or " +
-                                std::to_string(count) + ")");
+                                " values; the field has " + std::to_string(count) + " elements (give one, " +
+                                (cols != count ? "one per column (" + std::to_string(cols) + "), " : std::string()) +
+                                "or " + std::to_string(count) + ")");
   return v;
 }
 
@@ -88,19 +97,25 @@ std::optional<ModelField> FindModelField(const mjModel* m, const std::string& na
   if (name.rfind("opt.", 0) == 0) {
     const std::string key = name.substr(4);
     const char* base = reinterpret_cast<const char*>(&m->opt);
-#define X(type, field, n)                                                                               \
-  if (key == #field) {                                                                                  \
-    ModelField f{name, DTypeOfField<type>(), {}, true, static_cast<std::size_t>(                        \
-                                                           reinterpret_cast<const char*>(&m->opt.field) - base)}; \
-    f.floating = std::is_floating_point_v<type>;                                                        \
-    return f;                                                                                           \
+#define X(type, field, n)                                                                        \
+  if (key == #field) {                                                                           \
+    ModelField f{name,                                                                           \
+                 DTypeOfField<type>(),                                                           \
+                 {},                                                                             \
+                 true,                                                                           \
+                 static_cast<std::size_t>(reinterpret_cast<const char*>(&m->opt.field) - base)}; \
+    f.floating = std::is_floating_point_v<type>;                                                 \
+    return f;                                                                                    \
   }
-#define XVEC(type, field, n)                                                                           \
-  if (key == #field) {                                                                                 \
-    ModelField f{name, DTypeOfField<type>(), {static_cast<int>(n)}, true,                               \
-                 static_cast<std::size_t>(reinterpret_cast<const char*>(&m->opt.field[0]) - base)};     \
-    f.floating = std::is_floating_point_v<type>;                                                       \
-    return f;                                                                                          \
+#define XVEC(type, field, n)                                                                        \
+  if (key == #field) {                                                                              \
+    ModelField f{name,                                                                              \
+                 DTypeOfField<type>(),                                                              \
+                 {static_cast<int>(n)},                                                             \
+                 true,                                                                              \
+                 static_cast<std::size_t>(reinterpret_cast<const char*>(&m->opt.field[0]) - base)}; \
+    f.floating = std::is_floating_point_v<type>;                                                    \
+    return f;                                                                                       \
   }
     MJOPTION_FIELDS
 #undef X
@@ -109,24 +124,26 @@ std::optional<ModelField> FindModelField(const mjModel* m, const std::string& na
   }
   MJMODEL_POINTERS_PREAMBLE(m)
   const char* buffer = static_cast<const char*>(m->buffer);
-#define X(type, field, nr, nc)                                                                       \
-  if (name == #field) {                                                                              \
-    if constexpr (kIsText<type>) return std::nullopt;                                                \
-    ModelField f;                                                                                    \
-    f.name = name;                                                                                   \
-    f.dtype = DTypeOfField<type>();                                                                  \
-    f.shape = {static_cast<int>(m->nr)};                                                             \
-    if ((nc) != 1) f.shape.push_back(static_cast<int>(nc));                                          \
+#define X(type, field, nr, nc)                                                                                       \
+  if (name == #field) {                                                                                              \
+    if constexpr (kIsText<type>) return std::nullopt;                                                                \
+    ModelField f;                                                                                                    \
+    f.name = name;                                                                                                   \
+    f.dtype = DTypeOfField<type>();                                                                                  \
+    f.shape = {static_cast<int>(m->nr)};                                                                             \
+    if ((nc) != 1) f.shape.push_back(static_cast<int>(nc));                                                          \
     f.offset = m->field != nullptr ? static_cast<std::size_t>(reinterpret_cast<const char*>(m->field) - buffer) : 0; \
-    f.floating = std::is_floating_point_v<type>;                                                     \
-    f.set_const = IsSetConstInput(name);                                                             \
-    return f;                                                                                        \
+    f.floating = std::is_floating_point_v<type>;                                                                     \
+    f.set_const = IsSetConstInput(name);                                                                             \
+    return f;                                                                                                        \
   }
 #define XNV X
   MJMODEL_POINTERS
 #undef X
 #undef XNV
-  (void)nuser_body, (void)nuser_jnt, (void)nuser_geom, (void)nuser_site, (void)nuser_cam, (void)nuser_tendon;
+      (void)
+      nuser_body,
+      (void)nuser_jnt, (void)nuser_geom, (void)nuser_site, (void)nuser_cam, (void)nuser_tendon;
   (void)nuser_actuator, (void)nuser_sensor, (void)nq, (void)nv, (void)na, (void)nu, (void)nmocap;
   return std::nullopt;
 }
@@ -185,8 +202,8 @@ EnvModel::EnvModel(const mjModel* shared, const std::string& randomization, bool
       throw std::invalid_argument("model_randomization: '" + parts[0] + "' has operation '" + parts[1] +
                                   "'; the operations are 'scale', 'add' and 'uniform'");
     const std::size_t n = f->count();
-    r.lo = ParseBounds(parts[2], n, "'" + parts[0] + "' low");
-    r.hi = ParseBounds(parts[3], n, "'" + parts[0] + "' high");
+    r.lo = ParseBounds(parts[2], *f, "'" + parts[0] + "' low");
+    r.hi = ParseBounds(parts[3], *f, "'" + parts[0] + "' high");
     for (std::size_t i = 0; i < n; ++i)
       if (r.lo[i] > r.hi[i])
         throw std::invalid_argument("model_randomization: '" + parts[0] + "' has low > high at element " +
@@ -286,7 +303,9 @@ bool EnvModel::Randomize() {
     const std::size_t n = r.field.count();
     for (std::size_t i = 0; i < n; ++i) {
       const double u = Draw(rng_, r.lo[i], r.hi[i]);
-      const double v = r.op == Randomized::Op::kScale ? r.base[i] * u : r.op == Randomized::Op::kAdd ? r.base[i] + u : u;
+      const double v = r.op == Randomized::Op::kScale ? r.base[i] * u
+                       : r.op == Randomized::Op::kAdd ? r.base[i] + u
+                                                      : u;
       if (r.field.dtype == DType::kFloat32)
         reinterpret_cast<float*>(p)[i] = static_cast<float>(v);
       else

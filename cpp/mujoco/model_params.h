@@ -61,6 +61,16 @@ inline constexpr const char* kCopyBytes = "envpool.model_copy_bytes";
 std::optional<ModelField> FindModelField(const mjModel* m, const std::string& name);
 std::vector<std::string> ModelFieldNames();
 
+// model_info's key of a randomized field: "info:model_body_mass",
+// "info:model_opt_gravity" (a Python identifier: dm_env's observation is a
+// namedtuple of the info keys).
+inline std::string ModelInfoKey(const std::string& field) {
+  std::string key = "info:model_" + field;
+  for (char& c : key)
+    if (c == '.') c = '_';
+  return key;
+}
+
 // One env's model: the shared one until written, then its own copy.
 class EnvModel {
  public:

@@ -190,7 +190,7 @@ void MujocoSpec::Finish(const MujocoEnv& env) {
   }
   if (env.model_info())
     for (const EnvModel::Randomized& r : env.env_model().randomized())
-      model_info.push_back(AddState<double>("info:model/" + r.field.name, r.field.shape));
+      model_info.push_back(AddState<double>(ModelInfoKey(r.field.name), r.field.shape));
   if (env.from_pixels()) {
     // "obs" becomes the frame, channel first; the task's state observation
     // goes to a scratch, and to info "state" with state_in_info.
@@ -307,7 +307,8 @@ void MujocoEnv::WriteExtras(const StateRow& out, const MujocoSpec& s) {
     std::copy(qpos0_.begin(), qpos0_.end(), out[s.qpos0]);
     std::copy(qvel0_.begin(), qvel0_.end(), out[s.qvel0]);
   }
-  for (std::size_t i = 0; i < s.model_info.size(); ++i) model_->Read(model_->randomized()[i].field, out[s.model_info[i]]);
+  for (std::size_t i = 0; i < s.model_info.size(); ++i)
+    model_->Read(model_->randomized()[i].field, out[s.model_info[i]]);
   if (pixel_renderer_ != nullptr) {
     if (s.state_info.index >= 0) std::copy(state_.begin(), state_.end(), out[s.state_info]);
     pixel_renderer_->Render(d_, out[s.pixels], /*channel_first=*/true);

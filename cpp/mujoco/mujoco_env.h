@@ -21,7 +21,7 @@
 //                 camera config and visual options as text. Also v4 keys.
 //   model_randomization, model_info
 //                per-episode model randomization (model_params.h), as text;
-//                with model_info, info "model/<field>" holds each randomized
+//                with model_info, info "model_<field>" holds each randomized
 //                field's values (float64) on every step.
 //   from_pixels, img_height, img_width, state_in_info
 //                 pixel observations: obs is the (3, img_height, img_width)
@@ -157,7 +157,7 @@ struct MujocoSpec : EnvSpec {
   // Absent (index -1) unless AddTendonInfo / expose_state.
   StateKey<double> tendon_length, tendon_velocity;
   StateKey<double> qpos0, qvel0;
-  // model_info: one key per randomized field (info "model/<field>").
+  // model_info: one key per randomized field (info "model_<field>").
   std::vector<StateKey<double>> model_info;
 
   explicit MujocoSpec(int obs_size) : obs(AddState<double>("obs", {obs_size})) {}

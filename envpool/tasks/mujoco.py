@@ -7,7 +7,7 @@ a path starting with ``/``, ``.`` or ``~``, like gymnasium.
 
 Model parameters: ``envs.get_model(field)`` / ``envs.set_model(field, values)`` per env,
 and ``model_randomization={field: (operation, low, high)}`` per episode (with
-``model_info=True``, ``info["model/<field>"]``); see docs/options.md's MuJoCo section.
+``model_info=True``, ``info["model_<field>"]``); see docs/options.md's MuJoCo section.
 
 Extra option: ``expose_state=True`` adds ``info["qpos0"]``/``info["qvel0"]``,
 the episode's initial state after the reset noise (for replaying an episode

@@ -254,7 +254,7 @@ void DmcSpec::Finish(const DmcEnv& env, const char* draws_name, int draws_size) 
   }
   if (env.model_info())
     for (const EnvModel::Randomized& r : env.env_model().randomized())
-      model_info.push_back(AddState<double>("info:model/" + r.field.name, r.field.shape));
+      model_info.push_back(AddState<double>(ModelInfoKey(r.field.name), r.field.shape));
   if (env.from_pixels()) {
     for (ArraySpec& a : state)
       if (a.name.rfind("obs:", 0) == 0) a.name = "info:" + a.name.substr(4);
@@ -399,7 +399,8 @@ void DmcEnv::Reset(const StateRow& out) {
 
 void DmcEnv::WriteState(const StateRow& out, const DmcSpec& s) const {
   if (pixel_renderer_ != nullptr) pixel_renderer_->Render(d_, out[s.pixels], /*channel_first=*/true);
-  for (std::size_t i = 0; i < s.model_info.size(); ++i) model_->Read(model_->randomized()[i].field, out[s.model_info[i]]);
+  for (std::size_t i = 0; i < s.model_info.size(); ++i)
+    model_->Read(model_->randomized()[i].field, out[s.model_info[i]]);
   if (!expose_state_) return;
   std::copy(qpos0_.begin(), qpos0_.end(), out[s.qpos0]);
   std::copy(qvel0_.begin(), qvel0_.end(), out[s.qvel0]);

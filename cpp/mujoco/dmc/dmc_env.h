@@ -39,7 +39,7 @@
 //                the task's named observations move to info.
 //   model_randomization, model_info
 //                per-episode model randomization (../model_params.h), as
-//                text; with model_info, info "model/<field>" holds each
+//                text; with model_info, info "model_<field>" holds each
 //                randomized field's values (float64) on every step.
 //   expose_state info "qpos0"/"qvel0": the episode's initial qpos/qvel (after
 //                initialize_episode), and the task's other random draws
@@ -69,8 +69,8 @@
 #include "cpp/core/env.h"
 #include "cpp/core/named_arrays.h"
 #include "cpp/core/spec.h"
-#include "cpp/mujoco/mujoco_env.h"  // NumpySum: numpy's pairwise summation
 #include "cpp/mujoco/model_params.h"
+#include "cpp/mujoco/mujoco_env.h"  // NumpySum: numpy's pairwise summation
 #include "cpp/mujoco/render.h"
 
 namespace envpool::mujoco::dmc {
@@ -128,9 +128,9 @@ class DmcEnv;
 // action in the actuators' ctrlrange, and the expose_state keys.
 struct DmcSpec : EnvSpec {
   ActionKey<double> action;
-  StateKey<double> qpos0, qvel0;  // index -1 unless expose_state
-  StateKey<double> draws;         // the task's random draws (index -1: none)
-  StateKey<uint8_t> pixels;       // from_pixels: the frame (index -1: none)
+  StateKey<double> qpos0, qvel0;             // index -1 unless expose_state
+  StateKey<double> draws;                    // the task's random draws (index -1: none)
+  StateKey<uint8_t> pixels;                  // from_pixels: the frame (index -1: none)
   std::vector<StateKey<double>> model_info;  // model_info: one per randomized field
   // Shapes come from mjModel sizes (mjtSize, 64 bits).
   StateKey<double> Obs(const std::string& name, std::initializer_list<int64_t> shape) {
