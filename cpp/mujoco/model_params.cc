@@ -142,8 +142,7 @@ std::optional<ModelField> FindModelField(const mjModel* m, const std::string& na
 #undef X
 #undef XNV
       (void)
-      nuser_body,
-      (void)nuser_jnt, (void)nuser_geom, (void)nuser_site, (void)nuser_cam, (void)nuser_tendon;
+  nuser_body, (void)nuser_jnt, (void)nuser_geom, (void)nuser_site, (void)nuser_cam, (void)nuser_tendon;
   (void)nuser_actuator, (void)nuser_sensor, (void)nq, (void)nv, (void)na, (void)nu, (void)nmocap;
   return std::nullopt;
 }
