@@ -383,3 +383,49 @@ def test_dmc_randomized_episodes_step_as_dm_control(domain, task, task_id):
     set_const(model)
     r = ref.reset()
     _dmc_compare(pool, ref, ts, r, 150, f"{domain} {task} randomized")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task_id", ["HalfCheetah-v5", "Ant-v5"])
+def test_randomized_autoreset_episodes_step_as_gymnasium(task_id):
+    """Several episodes through the engine's next-step autoreset, each with its own draw:
+    gymnasium's env gets each episode's values (and state) as the episode starts."""
+    env = envpool.make(
+        task_id,
+        env_type="gymnasium",
+        num_envs=2,
+        seed=5,
+        max_episode_steps=60,
+        expose_state=True,
+        model_randomization=RANDOMIZATION,
+        model_info=True,
+    )
+    refs = [gym_env(task_id) for _ in range(2)]
+
+    def sync(g, obs, info, i):
+        g.reset(seed=0)
+        for field in RANDOMIZATION:
+            edit(g.model, field, info["model_" + field.replace(".", "_")][i])
+        set_const(g.model)
+        g.set_state(info["qpos0"][i].copy(), info["qvel0"][i].copy())
+        np.testing.assert_allclose(obs[i], g._get_obs(), rtol=0, atol=ATOL)
+
+    obs, info = env.reset()
+    for i in range(2):
+        sync(refs[i], obs, info, i)
+    space = refs[0].action_space
+    rng = np.random.default_rng(0)
+    draws = set()
+    for t in range(4 * 61):
+        a = rng.uniform(space.low, space.high, size=(2, *space.shape)).astype(np.float32)
+        obs, rew, term, trunc, info = env.step(a)
+        for i in range(2):
+            if info["elapsed_step"][i] == 0:  # the autoreset's first row: a new draw
+                sync(refs[i], obs, info, i)
+                draws.add(info["model_body_mass"][i].tobytes())
+                continue
+            og, rg, tg, _, _ = refs[i].step(a[i])
+            np.testing.assert_allclose(obs[i], og, rtol=0, atol=ATOL, err_msg=f"{task_id} env {i} @ {t}")
+            assert abs(float(rew[i]) - float(np.float32(rg))) <= ATOL
+            assert bool(term[i]) == bool(tg)
+    assert len(draws) >= 6
