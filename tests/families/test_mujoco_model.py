@@ -296,6 +296,18 @@ def test_errors():
         envpool.make("CartPole-v1", env_type="gymnasium", num_envs=1).get_model("body_mass")
 
 
+def test_multi_task_pools():
+    """Envs of several tasks: each reads and writes its own model."""
+    env = envpool.make(["WalkerWalk-v1", "WalkerRun-v1"], env_type="dm", num_envs=4, seed=0)
+    env.reset()
+    mass = env.get_model("body_mass")
+    env.set_model("body_mass", mass[1] * 2, env_ids=[1])
+    env.set_model("opt.timestep", [0.005, 0.004], env_ids=[2, 3])
+    np.testing.assert_array_equal(env.get_model("body_mass"), np.stack([mass[0], mass[1] * 2, mass[2], mass[3]]))
+    np.testing.assert_array_equal(env.get_model("opt.timestep"), [0.0025, 0.0025, 0.005, 0.004])
+    assert env.get_model(COPY).tolist()[0] == 0 and all(env.get_model(COPY)[1:] > 0)
+
+
 @pytest.mark.parametrize(
     ("rule", "error", "match"),
     [
