@@ -441,3 +441,22 @@ def test_randomized_autoreset_episodes_step_as_gymnasium(task_id):
             assert abs(float(rew[i]) - float(np.float32(rg))) <= ATOL
             assert bool(term[i]) == bool(tg)
     assert len(draws) >= 6
+
+
+def test_render_draws_each_envs_own_model():
+    """render() draws an env's own copy (geom colours set on env 1 only)."""
+    env = envpool.make(
+        "HalfCheetah-v5", env_type="gymnasium", num_envs=2, seed=0, render_mode="rgb_array", width=64, height=64
+    )
+    env.reset(seed=[1, 1])
+    try:
+        before = env.render([0, 1])
+    except RuntimeError as e:
+        pytest.skip(f"no OpenGL here: {e}")
+    np.testing.assert_array_equal(before[0], before[1])
+    rgba = env.get_model("geom_rgba", [1])[0]
+    rgba[:, :3] = [1.0, 0.0, 0.0]
+    env.set_model("geom_rgba", rgba, env_ids=[1])
+    after = env.render([0, 1])
+    np.testing.assert_array_equal(after[0], before[0])
+    assert not np.array_equal(after[1], before[1])
