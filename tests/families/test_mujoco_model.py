@@ -443,6 +443,7 @@ def test_randomized_autoreset_episodes_step_as_gymnasium(task_id):
     assert len(draws) >= 6
 
 
+@pytest.mark.slow  # GL set-up: several seconds
 def test_render_draws_each_envs_own_model():
     """render() draws an env's own copy (geom colours set on env 1 only)."""
     env = envpool.make(
