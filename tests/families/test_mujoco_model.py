@@ -461,3 +461,34 @@ def test_render_draws_each_envs_own_model():
     after = env.render([0, 1])
     np.testing.assert_array_equal(after[0], before[0])
     assert not np.array_equal(after[1], before[1])
+
+
+def test_randomization_leaves_the_tasks_own_draws_alone():
+    """Same seed, with and without randomization: the same reset noise (initial states)."""
+    states = []
+    for extra in ({}, {"model_randomization": RANDOMIZATION}):
+        env = envpool.make("Hopper-v5", env_type="gymnasium", num_envs=3, seed=9, expose_state=True, **extra)
+        _, info = env.reset()
+        states.append(np.hstack([info["qpos0"], info["qvel0"]]))
+    np.testing.assert_array_equal(states[0], states[1])
+
+
+def test_qpos0_is_the_next_episodes_start():
+    env = envpool.make("HalfCheetah-v5", env_type="gymnasium", num_envs=1, reset_noise_scale=0.0, expose_state=True)
+    env.reset()
+    qpos0 = env.get_model("qpos0")[0] + 0.25
+    env.set_model("qpos0", qpos0)
+    _, info = env.reset()
+    np.testing.assert_array_equal(info["qpos0"][0], qpos0)
+
+
+def test_dmc_keeps_the_step_limit_it_was_made_with():
+    """dm_control computes the episode's step limit when the env is made: a new timestep
+    changes the physics, not the number of steps (1000 for cartpole's 10 s)."""
+    env = envpool.make("CartpoleBalance-v1", env_type="dm", num_envs=1, seed=0)
+    env.reset()
+    env.set_model("opt.timestep", env.get_model("opt.timestep") / 2)
+    for steps in range(1, 2001):
+        if int(env.step(np.zeros((1, 1))).step_type[0]) == 2:  # dm_env's LAST
+            break
+    assert steps == 1000
