@@ -10,6 +10,7 @@ import numpy as np
 
 from envpool import _envpool, _keys
 from envpool._config import engine_config, make_pool_spec, split_seeds, task_of
+from envpool._model import ModelMixin
 from envpool.python.envpool import EnvPoolMixin
 
 # What every engine call returns: a named tuple (struct sequence) with the
@@ -29,7 +30,7 @@ class Frames(np.ndarray):
 collections.abc.Sequence.register(Frames)
 
 
-class PoolBase(EnvPoolMixin):
+class PoolBase(ModelMixin, EnvPoolMixin):
     """Owns one engine pool; subclasses shape its results for one API.
 
     The engine calls used: ``_envpool.Pool(family, config, with_discount)``, ``.reset(env_id, seed)``,

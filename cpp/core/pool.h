@@ -234,6 +234,21 @@ class EnvPool : private BatchRing::Host {
     return batch;
   }
 
+  // Runs fn(envs) on env_ids' envs (envs[i] is env_ids[i]'s) between their
+  // tasks: the ids are checked as send() checks them (an env in flight is
+  // refused with std::invalid_argument), and no call can send to them until
+  // fn returns. For calls that read or change envs outside a task (e.g. a
+  // family's NamedArrays).
+  template <class F>
+  void WithIdleEnvs(const int* env_ids, int n, F&& fn) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ThrowIfClosed();
+    CheckEnvIds(env_ids, n);
+    std::vector<Env*> envs(n);
+    for (int i = 0; i < n; ++i) envs[i] = envs_[env_ids[i]].env.get();
+    fn(envs);
+  }
+
   // Stops the workers once queued work is done and wakes every thread
   // waiting in the pool (they throw PoolClosed); idempotent, any thread.
   void Close() {

@@ -142,6 +142,8 @@ Config GymDefaults(int version, const std::string& xml_file, int frame_skip,
   for (const auto& [k, v] : keys) c.Set(k, v);
   c.Set("assets_dir", std::string());
   c.Set("expose_state", false);
+  c.Set("model_randomization", std::string());
+  c.Set("model_info", false);
   return c;
 }
 
@@ -186,6 +188,9 @@ void MujocoSpec::Finish(const MujocoEnv& env) {
     qpos0 = AddState<double>("info:qpos0", {static_cast<int>(m->nq)});
     qvel0 = AddState<double>("info:qvel0", {static_cast<int>(m->nv)});
   }
+  if (env.model_info())
+    for (const EnvModel::Randomized& r : env.env_model().randomized())
+      model_info.push_back(AddState<double>(ModelInfoKey(r.field.name), r.field.shape));
   if (env.from_pixels()) {
     // "obs" becomes the frame, channel first; the task's state observation
     // goes to a scratch, and to info "state" with state_in_info.
@@ -207,9 +212,11 @@ void MujocoSpec::Finish(const MujocoEnv& env) {
 
 MujocoEnv::MujocoEnv(const Config& c, int fixed_frame_skip, int min_nq, int min_nv)
     : xml_path_(ResolveXml(c.Get<std::string>("xml_file"), c.Get<std::string>("assets_dir"))),
+      model_(std::make_unique<EnvModel>(LoadModel(xml_path_), c.Get<std::string>("model_randomization"))),
+      model_info_(c.Get<bool>("model_info")),
       frame_skip_(c.Has("frame_skip") ? ReadFrameSkip(c) : fixed_frame_skip),
       expose_state_(c.Get<bool>("expose_state")) {
-  m_ = LoadModel(xml_path_);
+  m_ = model_->get();
   // The renderers check their options now (a bad camera or size fails
   // make); GL is set up at the first render.
   const RenderOptions render = ReadRenderOptions(c);
@@ -246,7 +253,28 @@ MujocoEnv::~MujocoEnv() {
   if (d_ != nullptr) mj_deleteData(d_);
 }
 
+void MujocoEnv::SetArray(const std::string& name, const void* src) {
+  // mj_setConst's scratch is its own mjData: the episode goes on from its
+  // state, under the new model from the next mj_step (which recomputes
+  // everything it reads from qpos, qvel, act and the warm start).
+  if (model_->Set(name, src)) SetConst(model_->Writable());
+  ModelChanged();
+}
+
+void MujocoEnv::ModelChanged() {
+  m_ = model_->get();
+  // gymnasium's dt: model.opt.timestep * frame_skip, read at each step.
+  dt_ = m_->opt.timestep * frame_skip_;
+  renderer_->set_scene_model(m_);
+  if (pixel_renderer_ != nullptr) pixel_renderer_->set_scene_model(m_);
+}
+
 void MujocoEnv::Reset(const StateRow& out) {
+  if (!model_->randomized().empty()) {
+    // d_ is reset next, so mj_setConst may use it as its scratch.
+    if (model_->Randomize()) mj_setConst(model_->Writable(), d_);
+    ModelChanged();
+  }
   mj_resetData(m_, d_);
   ResetModel();
   mj_forward(m_, d_);
@@ -279,6 +307,8 @@ void MujocoEnv::WriteExtras(const StateRow& out, const MujocoSpec& s) {
     std::copy(qpos0_.begin(), qpos0_.end(), out[s.qpos0]);
     std::copy(qvel0_.begin(), qvel0_.end(), out[s.qvel0]);
   }
+  for (std::size_t i = 0; i < s.model_info.size(); ++i)
+    model_->Read(model_->randomized()[i].field, out[s.model_info[i]]);
   if (pixel_renderer_ != nullptr) {
     if (s.state_info.index >= 0) std::copy(state_.begin(), state_.end(), out[s.state_info]);
     pixel_renderer_->Render(d_, out[s.pixels], /*channel_first=*/true);

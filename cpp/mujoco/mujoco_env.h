@@ -19,6 +19,10 @@
 //   visual_options
 //                 gymnasium's MujocoEnv rendering keywords (render.h); the
 //                 camera config and visual options as text. Also v4 keys.
+//   model_randomization, model_info
+//                per-episode model randomization (model_params.h), as text;
+//                with model_info, info "model_<field>" holds each randomized
+//                field's values (float64) on every step.
 //   from_pixels, img_height, img_width, state_in_info
 //                 pixel observations: obs is the (3, img_height, img_width)
 //                 uint8 frame of that camera; state_in_info keeps the state
@@ -41,7 +45,9 @@
 #include <vector>
 
 #include "cpp/core/env.h"
+#include "cpp/core/named_arrays.h"
 #include "cpp/core/spec.h"
+#include "cpp/mujoco/model_params.h"
 #include "cpp/mujoco/render.h"
 
 namespace envpool::mujoco {
@@ -151,6 +157,8 @@ struct MujocoSpec : EnvSpec {
   // Absent (index -1) unless AddTendonInfo / expose_state.
   StateKey<double> tendon_length, tendon_velocity;
   StateKey<double> qpos0, qvel0;
+  // model_info: one key per randomized field (info "model_<field>").
+  std::vector<StateKey<double>> model_info;
 
   explicit MujocoSpec(int obs_size) : obs(AddState<double>("obs", {obs_size})) {}
   StateKey<double> Info(const std::string& name) {
@@ -162,11 +170,13 @@ struct MujocoSpec : EnvSpec {
   void Finish(const MujocoEnv& env);
 };
 
-// The shared part of a task: one mjData on the shared read-only mjModel, the
+// The shared part of a task: one mjData on the shared read-only mjModel (the
+// env's own copy once its model is written: get_model/set_model and
+// model_randomization, model_params.h), the
 // reset sequence, the frame-skipped stepper and the costs several tasks use.
 // A task implements ResetModel (its reset noise), WriteReset (observation
 // and reset info) and StepModel (simulate, observation, reward, info).
-class MujocoEnv : public Env {
+class MujocoEnv : public Env, public NamedArrays {
  public:
   ~MujocoEnv() override;
   MujocoEnv(const MujocoEnv&) = delete;
@@ -175,12 +185,22 @@ class MujocoEnv : public Env {
   void Seed(uint64_t seed) override {
     rng_.seed(seed);
     normal_.reset();  // a cached second normal must not outlive the seed
+    model_->Seed(seed);
   }
   void Reset(const StateRow& out) final;
   StepResult Step(const ActionRow& action, const StateRow& out) final;
 
   virtual const MujocoSpec& spec() const = 0;
   const mjModel* model() const { return m_; }
+  const EnvModel& env_model() const { return *model_; }
+  bool model_info() const { return model_info_; }
+
+  // The model's fields by MuJoCo's names (NamedArrays; model_params.h).
+  std::vector<std::string> ArrayNames() const override { return ModelFieldNames(); }
+  bool FindArray(const std::string& name, ArraySpec* spec) const override { return model_->Find(name, spec); }
+  void GetArray(const std::string& name, void* dst) const override { model_->Get(name, dst); }
+  bool CanSetArray(const std::string& name, std::string* why) const override { return model_->CanSet(name, why); }
+  void SetArray(const std::string& name, const void* src) override;
   const std::string& xml_path() const { return xml_path_; }
   int frame_skip() const { return frame_skip_; }
   bool expose_state() const { return expose_state_; }
@@ -242,7 +262,7 @@ class MujocoEnv : public Env {
   void MassCenter(double* x, double* y) const;
   bool StateFinite() const;
 
-  const mjModel* m_ = nullptr;  // shared by every env on the same file; never written
+  const mjModel* m_ = nullptr;  // model_->get(): shared by every env on the same file until written
   mjData* d_ = nullptr;
   double dt_ = 0.0;  // seconds per agent step
 
@@ -250,7 +270,12 @@ class MujocoEnv : public Env {
   // Also renders the pixel observation (after the task's writes).
   void WriteExtras(const StateRow& out, const MujocoSpec& spec);
 
+  // After the model became the env's copy or its timestep changed.
+  void ModelChanged();
+
   std::string xml_path_;
+  std::unique_ptr<EnvModel> model_;
+  bool model_info_ = false;
   int frame_skip_;
   bool expose_state_;
   std::vector<double> qpos0_, qvel0_;

@@ -305,6 +305,7 @@ RenderOptions::Process RenderOptions::ParseProcess(const std::string& text) {
 
 MujocoRenderer::MujocoRenderer(const mjModel* m, const RenderOptions& o)
     : m_(m),
+      scene_m_(m),
       width_(o.width),
       height_(o.height),
       camera_id_(o.camera_id),
@@ -388,7 +389,7 @@ void MujocoRenderer::Render(mjData* d, uint8_t* rgb, bool channel_first) {
   // OffScreenViewer.render(camera_id=...): -1 is the free camera.
   camera_.type = camera_id_ == -1 ? mjCAMERA_FREE : mjCAMERA_FIXED;
   camera_.fixedcamid = camera_id_;
-  mjv_updateScene(m_, d, &option_, &perturb_, &camera_, mjCAT_ALL, &scene_);
+  mjv_updateScene(scene_m_, d, &option_, &perturb_, &camera_, mjCAT_ALL, &scene_);
   if (process != nullptr) {
     process->Render(model_serial_, m_, off_width_, off_height_, upload_hfields_, scene_, width_, height_,
                     pixels_.data());

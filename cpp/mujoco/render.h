@@ -102,11 +102,17 @@ class MujocoRenderer {
   // quadruped escape draws its terrain per episode and uploads it then).
   void set_upload_hfields(bool on) { upload_hfields_ = on; }
 
+  // The model the scene is drawn from (an env's own copy of the model it
+  // was made with, model_params.h): same sizes, meshes and textures, so the
+  // GL context of the original serves it.
+  void set_scene_model(const mjModel* m) { scene_m_ = m; }
+
  private:
   void SetUp(mjData* d);
   bool InProcess();  // whether this frame goes to the thread's helper process
 
   const mjModel* m_;
+  const mjModel* scene_m_;
   int width_, height_;
   int camera_id_;
   int max_geom_;

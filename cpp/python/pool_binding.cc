@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cpp/core/keys.h"
+#include "cpp/core/named_arrays.h"
 #include "cpp/core/pool.h"
 #include "cpp/core/warnings.h"
 #include "cpp/python/args.h"
@@ -236,6 +237,65 @@ class PyPool {
                      {h * w * 3, w * 3, py::ssize_t{3}, py::ssize_t{1}}, batch->key_base[envpool::kRenderFrame], base);
   }
 
+  // Named per-env arrays (envs that also derive from NamedArrays, e.g. a
+  // simulator's model parameters). Every env named must have the array, with
+  // one dtype and shape; env_id None is every env.
+  py::tuple EnvArraySpec(const std::string& name, const py::object& env_id) {
+    const std::vector<int> ids = ArrayIds(env_id);
+    envpool::ArraySpec spec;
+    pool_->WithIdleEnvs(ids.data(), static_cast<int>(ids.size()),
+                        [&](const std::vector<envpool::Env*>& envs) { spec = CommonArraySpec(envs, ids, name); });
+    py::tuple shape(spec.shape.size());
+    for (std::size_t d = 0; d < spec.shape.size(); ++d) shape[d] = py::int_(spec.shape[d]);
+    return py::make_tuple(ToNumpy(spec.dtype), shape);
+  }
+
+  py::list EnvArrayNames(int env_id) {
+    py::list names;
+    pool_->WithIdleEnvs(&env_id, 1, [&](const std::vector<envpool::Env*>& envs) {
+      if (envpool::NamedArrays* a = envpool::NamedArraysOf(envs[0]))
+        for (const std::string& n : a->ArrayNames()) names.append(py::str(n));
+    });
+    return names;
+  }
+
+  // (n, *shape), the arrays of env_id's envs in that order.
+  py::array GetEnvArray(const std::string& name, const py::object& env_id) {
+    const std::vector<int> ids = ArrayIds(env_id);
+    py::array out;
+    pool_->WithIdleEnvs(ids.data(), static_cast<int>(ids.size()), [&](const std::vector<envpool::Env*>& envs) {
+      const envpool::ArraySpec spec = CommonArraySpec(envs, ids, name);
+      std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(ids.size())};
+      for (int d : spec.shape) shape.push_back(d);
+      out = py::array(ToNumpy(spec.dtype), shape);
+      char* dst = static_cast<char*>(out.mutable_data());
+      for (std::size_t i = 0; i < envs.size(); ++i)
+        envpool::NamedArraysOf(envs[i])->GetArray(name, dst + i * spec.NumBytes());
+    });
+    return out;
+  }
+
+  // values: (n, *shape) of the array's dtype (envpool/_model.py converts);
+  // every env and value is checked before any env changes.
+  void SetEnvArray(const std::string& name, const py::array& values, const py::object& env_id) {
+    const std::vector<int> ids = ArrayIds(env_id);
+    pool_->WithIdleEnvs(ids.data(), static_cast<int>(ids.size()), [&](const std::vector<envpool::Env*>& envs) {
+      const envpool::ArraySpec spec = CommonArraySpec(envs, ids, name);
+      std::string why;
+      for (std::size_t i = 0; i < envs.size(); ++i)
+        if (!envpool::NamedArraysOf(envs[i])->CanSetArray(name, &why)) throw py::value_error(why);
+      const bool dtype_ok = values.dtype().equal(ToNumpy(spec.dtype));
+      const bool c_order = (values.flags() & py::array::c_style) != 0;
+      if (!dtype_ok || !c_order || values.size() != static_cast<py::ssize_t>(ids.size() * spec.NumElements()))
+        throw py::value_error("'" + name + "' takes a C-ordered " + envpool::DTypeName(spec.dtype) + " array of " +
+                              std::to_string(ids.size() * spec.NumElements()) + " values (" +
+                              std::to_string(spec.NumElements()) + " per env)");
+      const char* src = static_cast<const char*>(values.data());
+      for (std::size_t i = 0; i < envs.size(); ++i)
+        envpool::NamedArraysOf(envs[i])->SetArray(name, src + i * spec.NumBytes());
+    });
+  }
+
   void Close() {
     if (pool_->closed()) return;
     py::gil_scoped_release release;
@@ -328,6 +388,33 @@ class PyPool {
     exc.attr("result") = result;
     PyErr_SetObject(type, exc.ptr());
     throw py::error_already_set();
+  }
+
+  std::vector<int> ArrayIds(const py::object& env_id) {
+    if (env_id.is_none()) return all_ids_;
+    Converting guard;
+    return Ids(env_id);
+  }
+
+  // The spec of array `name`, which every env of envs must have alike.
+  static envpool::ArraySpec CommonArraySpec(const std::vector<envpool::Env*>& envs, const std::vector<int>& ids,
+                                            const std::string& name) {
+    envpool::ArraySpec first;
+    for (std::size_t i = 0; i < envs.size(); ++i) {
+      envpool::NamedArrays* a = envpool::NamedArraysOf(envs[i]);
+      const std::string env = "env " + std::to_string(ids[i]);
+      if (a == nullptr) throw py::type_error(env + " has no named parameter arrays");
+      envpool::ArraySpec spec;
+      if (!a->FindArray(name, &spec)) throw py::key_error(env + " has no array '" + name + "'");
+      if (i == 0) {
+        first = spec;
+      } else if (spec.dtype != first.dtype || spec.shape != first.shape) {
+        throw py::value_error("array '" + name + "' differs in dtype or shape between env " + std::to_string(ids[0]) +
+                              " and " + env + "; name envs of one kind");
+      }
+    }
+    if (envs.empty()) throw py::value_error("no env named");
+    return first;
   }
 
   // Converts (and checks) every action key for n envs; the pointers stay
@@ -466,6 +553,11 @@ void RegisterPool(py::module_& m) {
       .def("reset", &PyPool::Reset, py::arg("env_id") = py::none(), py::arg("seed") = py::none(),
            py::arg("own_batch") = false)
       .def("render", &PyPool::Render, py::arg("env_id"))
+      .def("env_array_spec", &PyPool::EnvArraySpec, py::arg("name"), py::arg("env_id") = py::none(),
+           "(dtype, shape) of a named per-env array (KeyError: no such array)")
+      .def("env_array_names", &PyPool::EnvArrayNames, py::arg("env_id") = 0)
+      .def("get_env_array", &PyPool::GetEnvArray, py::arg("name"), py::arg("env_id") = py::none())
+      .def("set_env_array", &PyPool::SetEnvArray, py::arg("name"), py::arg("values"), py::arg("env_id") = py::none())
       .def("close", &PyPool::Close)
       .def("_engine", &PyPool::engine);
 }

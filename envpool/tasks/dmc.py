@@ -24,7 +24,7 @@ import os
 from typing import Any
 
 from envpool.registration import PythonSide, register, set_family_python
-from envpool.tasks import _frame_stack
+from envpool.tasks import _frame_stack, _model_randomization
 
 
 def _suite_dir() -> str:
@@ -319,6 +319,7 @@ def _prepare(domain: str) -> Any:
     timestep, _, build_xml = _DOMAINS[domain]
 
     def prepare(merged: dict[str, Any], user: dict[str, Any]) -> None:
+        _model_randomization.prepare(merged)
         if not _SUITE:
             raise ModuleNotFoundError(
                 "the dm_control tasks read their models from dm_control: pip install 'envpool[dmc]' (dm-control==1.0.50)"
@@ -349,6 +350,7 @@ for _domain, (_timestep, _tasks, _) in _DOMAINS.items():
         PythonSide(
             defaults=_frame_stack.DEFAULTS,
             check=_frame_stack.check,
+            prepare=_model_randomization.prepare,
             state_spec=_frame_stack.state_spec,
             results=_frame_stack.results,
         ),

@@ -5,6 +5,10 @@ family reads its model from gymnasium's assets folder, which we hand it here
 as ``assets_dir``; ``xml_file`` accepts a bare file name (looked up there) or
 a path starting with ``/``, ``.`` or ``~``, like gymnasium.
 
+Model parameters: ``envs.get_model(field)`` / ``envs.set_model(field, values)`` per env,
+and ``model_randomization={field: (operation, low, high)}`` per episode (with
+``model_info=True``, ``info["model_<field>"]``); see docs/options.md's MuJoCo section.
+
 Extra option: ``expose_state=True`` adds ``info["qpos0"]``/``info["qvel0"]``,
 the episode's initial state after the reset noise (for replaying an episode
 in gymnasium with ``env.unwrapped.set_state``).
@@ -29,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from envpool.registration import PythonSide, register, set_family_python
-from envpool.tasks import _frame_stack
+from envpool.tasks import _frame_stack, _model_randomization
 
 
 def _assets_dir() -> str:
@@ -98,6 +102,7 @@ def _camera_keys(merged: dict[str, Any], user: Any = None) -> None:
             merged["visual_options"] = ";".join(f"{int(k)}={int(bool(v))}" for k, v in vis.items())
         except (TypeError, ValueError) as e:
             raise TypeError(f"visual_options must map mjtVisFlag indices to bools, got {vis!r}") from e
+    _model_randomization.prepare(merged)
     procs = merged.get("render_processes", "auto")
     if procs is None or isinstance(procs, (bool, np.bool_)):
         merged["render_processes"] = "auto" if procs is None else ("on" if procs else "off")

@@ -230,6 +230,8 @@ Config DmcDefaults(const std::string& task_name, double time_limit, int n_sub_st
   c.Set("n_sub_steps", int64_t{n_sub_steps});
   for (const auto& [k, v] : keys) c.Set(k, v);
   c.Set("expose_state", false);
+  c.Set("model_randomization", std::string());
+  c.Set("model_info", false);
   // physics.render's defaults.
   c.Set("width", int64_t{320});
   c.Set("height", int64_t{240});
@@ -250,6 +252,9 @@ void DmcSpec::Finish(const DmcEnv& env, const char* draws_name, int draws_size) 
     qvel0 = AddState<double>("info:qvel0", {static_cast<int>(m->nv)});
     if (draws_name != nullptr) draws = AddState<double>(std::string("info:") + draws_name, {draws_size});
   }
+  if (env.model_info())
+    for (const EnvModel::Randomized& r : env.env_model().randomized())
+      model_info.push_back(AddState<double>(ModelInfoKey(r.field.name), r.field.shape));
   if (env.from_pixels()) {
     for (ArraySpec& a : state)
       if (a.name.rfind("obs:", 0) == 0) a.name = "info:" + a.name.substr(4);
@@ -268,19 +273,17 @@ void DmcSpec::Finish(const DmcEnv& env, const char* draws_name, int draws_size) 
 }
 
 DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const char* asset_dir)
-    : domain_(domain), own_model_(own_model), expose_state_(c.Get<bool>("expose_state")) {
+    : domain_(domain), expose_state_(c.Get<bool>("expose_state")) {
   const std::string dir = c.Get<std::string>("model_dir");
   if (dir.empty()) throw std::invalid_argument("model_dir (dm_control's suite folder) is not set");
   std::string xml = c.Get<std::string>("model_xml");
   if (xml.empty()) xml = ReadFile(dir + "/" + domain + ".xml");
   const LoadedModel loaded = LoadModel(dir, xml, domain, asset_dir);
-  if (own_model_) {
-    m_ = mj_copyModel(nullptr, loaded.model);
-    if (m_ == nullptr) throw std::runtime_error("mj_copyModel failed");
-  } else {
-    m_ = const_cast<mjModel*>(loaded.model);  // never written: own_model is false
-    noact_ = loaded.noact;
-  }
+  model_ = std::make_unique<EnvModel>(loaded.model, c.Get<std::string>("model_randomization"), own_model);
+  model_info_ = c.Get<bool>("model_info");
+  noact_ = loaded.noact;
+  // Written only once it is the env's own copy (EnvModel::Writable).
+  m_ = const_cast<mjModel*>(model_->get());
   const int64_t n = c.Get<int64_t>("n_sub_steps");
   if (n < 1 || n > 1000000)
     throw std::invalid_argument("n_sub_steps must be in [1, 1000000], got " + std::to_string(n));
@@ -337,11 +340,25 @@ DmcEnv::~DmcEnv() {
   renderer_.reset();  // before the model they render
   pixel_renderer_.reset();
   if (d_ != nullptr) mj_deleteData(d_);
-  if (own_model_ && m_ != nullptr) mj_deleteModel(m_);
+}
+
+void DmcEnv::SetArray(const std::string& name, const void* src) {
+  if (model_->Set(name, src)) SetConst(model_->Writable());
+  ModelChanged();
+  // physics.forward(), as after any edit in dm_control: the next legacy
+  // step begins with mj_step2, which uses what mj_step1 computed, so this
+  // recomputes that under the new model.
+  mj_forward(m_, d_);
+}
+
+void DmcEnv::ModelChanged() {
+  m_ = model_->Writable();
+  renderer_->set_scene_model(m_);
+  if (pixel_renderer_ != nullptr) pixel_renderer_->set_scene_model(m_);
 }
 
 void DmcEnv::ForwardWithoutActuation() {
-  if (own_model_) {
+  if (model_->owned()) {
     const int flags = m_->opt.disableflags;
     m_->opt.disableflags |= mjDSBL_ACTUATION;
     mj_forward(m_, d_);
@@ -363,6 +380,11 @@ void DmcEnv::PhysicsStep(int n) {
 
 void DmcEnv::Reset(const StateRow& out) {
   step_count_ = 0;
+  if (!model_->randomized().empty()) {
+    // d_ is reset next, so mj_setConst may use it as its scratch.
+    if (model_->Randomize()) mj_setConst(model_->Writable(), d_);
+    ModelChanged();
+  }
   mj_resetData(m_, d_);
   ForwardWithoutActuation();
   InitializeEpisode();
@@ -377,6 +399,8 @@ void DmcEnv::Reset(const StateRow& out) {
 
 void DmcEnv::WriteState(const StateRow& out, const DmcSpec& s) const {
   if (pixel_renderer_ != nullptr) pixel_renderer_->Render(d_, out[s.pixels], /*channel_first=*/true);
+  for (std::size_t i = 0; i < s.model_info.size(); ++i)
+    model_->Read(model_->randomized()[i].field, out[s.model_info[i]]);
   if (!expose_state_) return;
   std::copy(qpos0_.begin(), qpos0_.end(), out[s.qpos0]);
   std::copy(qvel0_.begin(), qvel0_.end(), out[s.qvel0]);

@@ -37,6 +37,10 @@
 //                (3, img_height, img_width) uint8 frame of camera_id (as
 //                dm_control's pixels wrapper renders it, channel first);
 //                the task's named observations move to info.
+//   model_randomization, model_info
+//                per-episode model randomization (../model_params.h), as
+//                text; with model_info, info "model_<field>" holds each
+//                randomized field's values (float64) on every step.
 //   expose_state info "qpos0"/"qvel0": the episode's initial qpos/qvel (after
 //                initialize_episode), and the task's other random draws
 //                under EnvPool's names where it has them (reacher "target",
@@ -63,7 +67,9 @@
 #include <vector>
 
 #include "cpp/core/env.h"
+#include "cpp/core/named_arrays.h"
 #include "cpp/core/spec.h"
+#include "cpp/mujoco/model_params.h"
 #include "cpp/mujoco/mujoco_env.h"  // NumpySum: numpy's pairwise summation
 #include "cpp/mujoco/render.h"
 
@@ -122,9 +128,10 @@ class DmcEnv;
 // action in the actuators' ctrlrange, and the expose_state keys.
 struct DmcSpec : EnvSpec {
   ActionKey<double> action;
-  StateKey<double> qpos0, qvel0;  // index -1 unless expose_state
-  StateKey<double> draws;         // the task's random draws (index -1: none)
-  StateKey<uint8_t> pixels;       // from_pixels: the frame (index -1: none)
+  StateKey<double> qpos0, qvel0;             // index -1 unless expose_state
+  StateKey<double> draws;                    // the task's random draws (index -1: none)
+  StateKey<uint8_t> pixels;                  // from_pixels: the frame (index -1: none)
+  std::vector<StateKey<double>> model_info;  // model_info: one per randomized field
   // Shapes come from mjModel sizes (mjtSize, 64 bits).
   StateKey<double> Obs(const std::string& name, std::initializer_list<int64_t> shape) {
     std::vector<int> dims;
@@ -137,18 +144,30 @@ struct DmcSpec : EnvSpec {
   void Finish(const DmcEnv& env, const char* draws_name = nullptr, int draws_size = 0);
 };
 
-class DmcEnv : public Env {
+class DmcEnv : public Env, public NamedArrays {
  public:
   ~DmcEnv() override;
   DmcEnv(const DmcEnv&) = delete;
   DmcEnv& operator=(const DmcEnv&) = delete;
 
-  void Seed(uint64_t seed) override { random_.Seed(seed); }
+  void Seed(uint64_t seed) override {
+    random_.Seed(seed);
+    model_->Seed(seed);
+  }
   void Reset(const StateRow& out) final;
   StepResult Step(const ActionRow& action, const StateRow& out) final;
 
   virtual const DmcSpec& spec() const = 0;
   const mjModel* model() const { return m_; }
+  const EnvModel& env_model() const { return *model_; }
+  bool model_info() const { return model_info_; }
+
+  // The model's fields by MuJoCo's names (NamedArrays; model_params.h).
+  std::vector<std::string> ArrayNames() const override { return ModelFieldNames(); }
+  bool FindArray(const std::string& name, ArraySpec* spec) const override { return model_->Find(name, spec); }
+  void GetArray(const std::string& name, void* dst) const override { model_->Get(name, dst); }
+  bool CanSetArray(const std::string& name, std::string* why) const override { return model_->CanSet(name, why); }
+  void SetArray(const std::string& name, const void* src) override;
   int n_sub_steps() const { return n_sub_steps_; }
   bool expose_state() const { return expose_state_; }
   bool from_pixels() const { return pixel_renderer_ != nullptr; }
@@ -212,12 +231,15 @@ class DmcEnv : public Env {
   // The episode's random draws (Finish's draws_name), set by the task in
   // InitializeEpisode; reported with expose_state.
   std::vector<double> draws_;
-  mjModel* m_ = nullptr;  // shared (read-only) unless own_model
+  mjModel* m_ = nullptr;  // model_->get(): shared (read-only) until written, unless own_model
   mjData* d_ = nullptr;
 
  private:
+  void ModelChanged();
+
   std::string domain_;
-  bool own_model_;
+  std::unique_ptr<EnvModel> model_;
+  bool model_info_ = false;
   const mjModel* noact_ = nullptr;  // the shared model with actuation disabled
   int n_sub_steps_;
   double step_limit_;
