@@ -224,6 +224,30 @@ def test_each_episode_draws_anew_relative_to_set_model():
     assert np.all(info["model_body_mass"] >= 90.0) and np.all(info["model_body_mass"] <= 110.0)
 
 
+def test_env_options_randomize_some_envs_only():
+    """model_randomization is an ordinary option: env_options gives it to some envs (as a dict,
+    converted by the family's prepare hook like the pool-wide one); the others keep the shared
+    model, and a randomized env draws what a one-env pool with its seed and rule draws."""
+    rule = {"body_mass": ("scale", 0.5, 2.0)}
+    env = envpool.make(
+        "HalfCheetah-v5",
+        env_type="gymnasium",
+        num_envs=3,
+        seed=[5, 6, 7],
+        env_options={1: {"model_randomization": rule}},
+    )
+    env.reset()
+    masses = env.get_model("body_mass")
+    assert list(env.get_model("envpool.model_copy_bytes") > 0) == [False, True, False]
+    np.testing.assert_array_equal(masses[0], masses[2])
+    assert not np.array_equal(masses[0], masses[1])
+    one = envpool.make("HalfCheetah-v5", env_type="gymnasium", num_envs=1, seed=6, model_randomization=rule)
+    one.reset()
+    np.testing.assert_array_equal(one.get_model("body_mass")[0], masses[1])
+    env.close()
+    one.close()
+
+
 def _draws(num_threads: int, batch_size: int, steps: int = 40) -> dict[int, list]:
     """Each env's drawn body masses, episode by episode (episodes of 3 steps)."""
     env = envpool.make(
