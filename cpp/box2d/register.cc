@@ -1,0 +1,26 @@
+// Registers the Box2D families with the engine.
+#include <memory>
+
+#include "cpp/box2d/lunar_lander.h"
+#include "cpp/core/family.h"
+
+namespace {
+
+template <class E>
+envpool::Family Make(const char* name) {
+  envpool::Family f{
+      name, E::Defaults(), &E::MakeSpec,
+      [](const envpool::Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<E>(c); }, nullptr};
+  f.kind = "box2d";
+  f.task_module = "envpool.tasks.box2d";
+  return f;
+}
+
+void Register() {
+  using namespace envpool::box2d;
+  envpool::RegisterFamily(Make<LunarLander>("LunarLander"));
+}
+
+const envpool::FamilyRegistrar registrar(&Register);
+
+}  // namespace

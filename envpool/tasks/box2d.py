@@ -1,0 +1,35 @@
+"""Box2D tasks: gymnasium's ids, keywords, episode lengths and thresholds, and
+EnvPool 1.2.5's older ids for the same families.
+
+The envs run in C++ (cpp/box2d/) on Box2D 2.3 with gymnasium's names and defaults for
+every keyword. Extra option: ``report_draws=True`` adds ``info["draws"]`` /
+``info["num_draws"]`` (the values of the random draws of the step or reset, in
+gymnasium's call order) so that a run can be replayed in gymnasium's env. See
+docs/box2d.md.
+"""
+
+from envpool.registration import register
+
+# gymnasium 1.4's ids (gymnasium/envs/__init__.py); render_fps: the envs' metadata.
+register("LunarLander-v3", "LunarLander", max_episode_steps=1000, reward_threshold=200.0, render_fps=50)
+register(
+    "LunarLanderContinuous-v3",
+    "LunarLander",
+    continuous=True,
+    max_episode_steps=1000,
+    reward_threshold=200.0,
+    render_fps=50,
+)
+
+# EnvPool 1.2.5's older ids: gymnasium documents LunarLander v2 -> v3 as a reset fix (a new
+# world each reset), a deterministic wind seed and wider observation bounds; they run the
+# current dynamics.
+register("LunarLander-v2", "LunarLander", max_episode_steps=1000, reward_threshold=200.0, render_fps=50)
+register(
+    "LunarLanderContinuous-v2",
+    "LunarLander",
+    continuous=True,
+    max_episode_steps=1000,
+    reward_threshold=200.0,
+    render_fps=50,
+)
