@@ -169,6 +169,9 @@ class LunarLander : public Box2DEnv {
       b2RevoluteJointDef j;
       j.bodyA = lander_;
       j.bodyB = legs_[k];
+      // pybox2d's revoluteJointDef(bodyA=, bodyB=) sets referenceAngle to
+      // bodyB.angle - bodyA.angle (Python floats).
+      j.referenceAngle = static_cast<float>(static_cast<double>(legs_[k]->GetAngle()) - lander_->GetAngle());
       j.localAnchorA = b2Vec2(0.0f, 0.0f);
       j.localAnchorB = Vec(i * kLegAway / kScale, kLegDown / kScale);
       j.enableMotor = true;

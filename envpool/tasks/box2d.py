@@ -33,3 +33,13 @@ register(
     reward_threshold=200.0,
     render_fps=50,
 )
+
+register("BipedalWalker-v3", "BipedalWalker", max_episode_steps=1600, reward_threshold=300.0, render_fps=50)
+register(
+    "BipedalWalkerHardcore-v3",
+    "BipedalWalker",
+    hardcore=True,
+    max_episode_steps=2000,
+    reward_threshold=300.0,
+    render_fps=50,
+)
