@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "cpp/box2d/common.h"
+#include "cpp/box2d/draw.h"
 
 namespace envpool::box2d {
 
@@ -100,6 +101,8 @@ class BipedalWalker : public Box2DEnv {
       joints_[2 * k + 1] = Joint(leg, lower, 0, -kLegH / 2, 0, kLegH / 2, 1, -1.6, -0.1);
     }
     leg_contact_ = {false, false};
+    scroll_ = 0.0;
+    lidar_render_ = 0;
     // gymnasium's reset returns the observation of a step with zero torques.
     const float zero[4] = {0, 0, 0, 0};
     Advance(zero, out);
@@ -110,7 +113,109 @@ class BipedalWalker : public Box2DEnv {
     return Advance(action[spec_.action], out);
   }
 
+  std::array<int, 2> RenderSize() const override {
+    return {static_cast<int>(kViewportH), static_cast<int>(kViewportW)};
+  }
+
+  // gymnasium's render(): a surface as wide as the scrolled view, of which
+  // the frame is the last VIEWPORT_W columns. It also advances the lidar
+  // ray it shows (one a frame), as here.
+  void Render(uint8_t* rgb) override {
+    const double s = scroll_ * kScale;
+    const int width = PyInt(kViewportW + std::max(0.0, scroll_) * kScale), height = static_cast<int>(kViewportH);
+    std::vector<uint8_t> surf(static_cast<size_t>(width) * height * 3, 0);
+    Canvas cv(surf.data(), width, height);
+    {
+      const double xs[4] = {s, s + kViewportW, s + kViewportW, s}, ys[4] = {0, 0, kViewportH, kViewportH};
+      int px[4], py[4];
+      for (int k = 0; k < 4; ++k) px[k] = PyInt(xs[k]), py[k] = PyInt(ys[k]);
+      cv.FillPoly(px, py, 4, {215, 215, 255});
+    }
+    for (const auto& cloud : clouds_) {
+      double x1 = cloud[0][0], x2 = cloud[0][0];
+      for (const auto& p : cloud) x1 = std::min(x1, p[0]), x2 = std::max(x2, p[0]);
+      if (x2 < scroll_ / 2 || x1 > scroll_ / 2 + kViewportW / kScale) continue;
+      int px[5], py[5], gx[5], gy[5];
+      for (int k = 0; k < 5; ++k) {
+        const double x = cloud[k][0] * kScale + scroll_ * kScale / 2, y = cloud[k][1] * kScale;
+        px[k] = PyInt(x), py[k] = PyInt(y), gx[k] = GfxInt(x), gy[k] = GfxInt(y);
+      }
+      cv.FillPoly(px, py, 5, {255, 255, 255});
+      cv.AAPolygon(gx, gy, 5, {255, 255, 255});
+    }
+    for (int i = 0; i < kTerrainLength - 1; ++i) {
+      if (terrain_x_[i + 1] < scroll_ || terrain_x_[i] > scroll_ + kViewportW / kScale) continue;
+      const double xs[4] = {terrain_x_[i], terrain_x_[i + 1], terrain_x_[i + 1], terrain_x_[i]};
+      const double ys[4] = {terrain_y_[i], terrain_y_[i + 1], 0, 0};
+      int px[4], py[4], gx[4], gy[4];
+      for (int k = 0; k < 4; ++k) {
+        const double x = xs[k] * kScale, y = ys[k] * kScale;
+        px[k] = PyInt(x), py[k] = PyInt(y), gx[k] = GfxInt(x), gy[k] = GfxInt(y);
+      }
+      cv.FillPoly(px, py, 4, {102, 153, 76});
+      cv.AAPolygon(gx, gy, 4, {102, 153, 76});
+    }
+    lidar_render_ = (lidar_render_ + 1) % 100;
+    const int i = lidar_render_;
+    if (i < 20) {
+      const Lidar& l = lidar_[i < 10 ? i : 20 - i - 1];
+      cv.ClippedLine(PyInt(lidar_p1_.x * kScale), PyInt(lidar_p1_.y * kScale), PyInt(l.p2x * kScale),
+                     PyInt(l.p2y * kScale), {255, 0, 0});
+    }
+    // drawlist: the terrain (gymnasium's reversed list), the legs, the hull.
+    for (size_t k = 0; k < terrain_.size(); ++k) {
+      const b2Fixture* f = terrain_[k]->GetFixtureList();
+      if (f->GetType() == b2Shape::e_edge) {
+        // edge i of the terrain, i counted before the list was reversed
+        const int e = static_cast<int>(terrain_.size() - 1 - k) - static_cast<int>(obstacles_.size());
+        const auto* edge = static_cast<const b2EdgeShape*>(f->GetShape());
+        const b2Transform& t = terrain_[k]->GetTransform();
+        const b2Vec2 a = b2Mul(t, edge->m_vertex1), b = b2Mul(t, edge->m_vertex2);
+        const float sc = static_cast<float>(kScale);
+        cv.AALines({a.x * sc, b.x * sc}, {a.y * sc, b.y * sc}, {76, e % 2 == 0 ? 255 : 204, 76});
+      } else {
+        DrawPolygon(cv, f, {255, 255, 255}, {153, 153, 153});
+      }
+    }
+    for (int k = 0; k < 4; ++k) {
+      const int s = k < 2 ? -1 : 1;
+      DrawPolygon(cv, legs_[k]->GetFixtureList(), {153 - s * 25, 76 - s * 25, 127 - s * 25},
+                  {102 - s * 25, 51 - s * 25, 76 - s * 25});
+    }
+    DrawPolygon(cv, hull_->GetFixtureList(), {127, 51, 229}, {76, 76, 127});
+    const double flagy1 = kTerrainHeight * kScale, flagy2 = flagy1 + 50, x = kTerrainStep * 3 * kScale;
+    cv.AALines({static_cast<float>(x), static_cast<float>(x)}, {static_cast<float>(flagy1), static_cast<float>(flagy2)},
+               {0, 0, 0});
+    const double fx[3] = {x, x, x + 25}, fy[3] = {flagy2, flagy2 - 10, flagy2 - 5};
+    int px[4], py[4];
+    for (int k = 0; k < 3; ++k) px[k] = PyInt(fx[k]), py[k] = PyInt(fy[k]);
+    cv.FillPoly(px, py, 3, {230, 51, 0});
+    px[3] = px[0], py[3] = py[0];
+    for (int k = 1; k < 4; ++k) cv.ClippedLine(px[k - 1], py[k - 1], px[k], py[k], {0, 0, 0});
+    // The frame: the surface's last VIEWPORT_W columns.
+    const int w = static_cast<int>(kViewportW);
+    for (int y = 0; y < height; ++y)
+      std::copy_n(surf.data() + (static_cast<size_t>(y) * width + (width - w)) * 3, static_cast<size_t>(w) * 3,
+                  rgb + static_cast<size_t>(y) * w * 3);
+  }
+
  private:
+  // polygon(color1), gfxdraw.aapolygon(color1), then the outline closed by
+  // hand (path + [path[0]]): polygon(color2, width=1), aapolygon(color2).
+  static void DrawPolygon(Canvas& cv, const b2Fixture* f, Rgb c1, Rgb c2) {
+    Path path = FixturePath(f, static_cast<float>(kScale));
+    FillPath(cv, path, c1);
+    AAPolygonPath(cv, path, c1);
+    path.x.push_back(path.x[0]);
+    path.y.push_back(path.y[0]);
+    const int n = static_cast<int>(path.x.size());
+    for (int k = 1; k <= n; ++k) {
+      const int a = k - 1, b = k % n;  // lines(closed=True): the last segment back to the first point
+      cv.ClippedLine(PyInt(path.x[a]), PyInt(path.y[a]), PyInt(path.x[b]), PyInt(path.y[b]), c2);
+    }
+    AAPolygonPath(cv, path, c2);
+  }
+
   struct Listener : b2ContactListener {
     explicit Listener(BipedalWalker* env) : env(env) {}
     void BeginContact(b2Contact* c) override {
@@ -129,8 +234,11 @@ class BipedalWalker : public Box2DEnv {
 
   struct Lidar : b2RayCastCallback {
     float fraction = 1.0f;
-    float ReportFixture(b2Fixture* fixture, const b2Vec2&, const b2Vec2&, float f) override {
+    double p2x = 0, p2y = 0;  // the ray's end, then its last hit (render)
+    float ReportFixture(b2Fixture* fixture, const b2Vec2& point, const b2Vec2&, float f) override {
       if ((fixture->GetFilterData().categoryBits & 1) == 0) return -1;
+      p2x = point.x;
+      p2y = point.y;
       fraction = f;
       return f;
     }
@@ -326,12 +434,15 @@ class BipedalWalker : public Box2DEnv {
       s[8 + 5 * k] = leg_contact_[k] ? 1.0 : 0.0;
     }
     for (int i = 0; i < 10; ++i) {
-      Lidar lidar;
-      const b2Vec2 p2 =
-          Vec(pos.x + std::sin(1.5 * i / 10.0) * kLidarRange, pos.y - std::cos(1.5 * i / 10.0) * kLidarRange);
-      world_->RayCast(&lidar, pos, p2);
+      Lidar& lidar = lidar_[i];
+      lidar.fraction = 1.0f;
+      lidar.p2x = pos.x + std::sin(1.5 * i / 10.0) * kLidarRange;
+      lidar.p2y = pos.y - std::cos(1.5 * i / 10.0) * kLidarRange;
+      world_->RayCast(&lidar, pos, Vec(lidar.p2x, lidar.p2y));
       s[14 + i] = lidar.fraction;
     }
+    lidar_p1_ = pos;
+    scroll_ = pos.x - kViewportW / kScale / 5;
     double shaping = 130 * static_cast<double>(pos.x) / kScale;
     shaping -= 5.0 * std::fabs(s[0]);
     double shaped = 0;
@@ -358,6 +469,10 @@ class BipedalWalker : public Box2DEnv {
 
   Spec spec_;
   bool hardcore_;
+  std::array<Lidar, 10> lidar_{};
+  b2Vec2 lidar_p1_{0.0f, 0.0f};
+  double scroll_ = 0.0;
+  int lidar_render_ = 0;
   std::unique_ptr<Listener> listener_;
   std::unique_ptr<b2World> world_;
   std::vector<b2Body*> terrain_;

@@ -2,7 +2,8 @@
 
 Fidelity: each test runs our env with ``report_draws=True``, which reports the values of
 the random draws of every reset and step in gymnasium's call order (LunarLander: the
-terrain heights, the initial force, the wind indices, each step's engine dispersion).
+terrain heights, the initial force, the wind indices, each step's engine dispersion;
+BipedalWalker: the terrain, the clouds, the initial force).
 Before each of gymnasium's reset() and step() calls we give its env a stand-in for
 ``np_random`` (``Replay``) that returns exactly those values and checks that gymnasium
 asks for the same number and kinds of them; gymnasium then builds the same terrain and
@@ -46,6 +47,9 @@ class Replay:
         n = int(np.prod(size))
         return np.array([self._next(low, high) for _ in range(n)]).reshape(size)
 
+    def random(self) -> float:
+        return self._next(0.0, 1.0)
+
     def integers(self, low: int, high: int):
         v = self._next(low, high - 1)
         assert v == int(v), f"gymnasium asks for an integer, ours is {v}"
@@ -70,6 +74,8 @@ GYM_ID = {
     "LunarLanderContinuous-v3": "LunarLanderContinuous-v3",
     "LunarLander-v2": "LunarLander-v3",
     "LunarLanderContinuous-v2": "LunarLanderContinuous-v3",
+    "BipedalWalker-v3": "BipedalWalker-v3",
+    "BipedalWalkerHardcore-v3": "BipedalWalkerHardcore-v3",
 }
 
 
@@ -131,12 +137,30 @@ def test_lunar_lander_replayed(task: str, kwargs: dict) -> None:
     assert run_replayed(task, steps=2000, seed=7, **kwargs) >= 5
 
 
+WALKER_CASES = [("BipedalWalker-v3", {}), ("BipedalWalkerHardcore-v3", {})]
+
+
+def test_bipedal_walker_replayed_short() -> None:
+    # hardcore: stumps, stairs and pits in the terrain (the world keeps its bodies' order)
+    assert run_replayed("BipedalWalkerHardcore-v3", steps=200, seed=2) >= 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task, kwargs", WALKER_CASES)
+def test_bipedal_walker_replayed(task: str, kwargs: dict) -> None:
+    # random play falls within a few hundred steps: 2000 steps span several episodes,
+    # and gymnasium's walker keeps one Box2D world across them, as ours does
+    assert run_replayed(task, steps=2000, seed=7, **kwargs) >= 3
+
+
 @pytest.mark.parametrize("task", ["LunarLander-v2", "LunarLanderContinuous-v2"])
 def test_envpool_ids_run_the_current_dynamics(task: str) -> None:
     assert run_replayed(task, steps=100, seed=3) >= 0
 
 
-@pytest.mark.parametrize("task", ["LunarLander-v3", "LunarLanderContinuous-v3"])
+@pytest.mark.parametrize(
+    "task", ["LunarLander-v3", "LunarLanderContinuous-v3", "BipedalWalker-v3", "BipedalWalkerHardcore-v3"]
+)
 def test_spaces_and_registration_match_gymnasium(task: str) -> None:
     spec = envpool.make_spec(task)
     ref = gymnasium.make(task)
@@ -152,9 +176,10 @@ def test_spaces_and_registration_match_gymnasium(task: str) -> None:
 def test_default_keywords_are_gymnasiums() -> None:
     import inspect
 
+    from gymnasium.envs.box2d.bipedal_walker import BipedalWalker
     from gymnasium.envs.box2d.lunar_lander import LunarLander
 
-    for family, cls in [("LunarLander", LunarLander)]:
+    for family, cls in [("LunarLander", LunarLander), ("BipedalWalker", BipedalWalker)]:
         config = envpool._envpool.make_spec(family, {})[0]
         for name, p in inspect.signature(cls.__init__).parameters.items():
             if name in ("self", "render_mode"):
@@ -169,6 +194,7 @@ def test_default_keywords_are_gymnasiums() -> None:
         ("LunarLander-v3", {"gravity": 0.5}, ValueError, "gravity"),
         ("LunarLander-v3", {"enable_wind": 1}, TypeError, "enable_wind"),
         ("LunarLander-v3", {"wind": True}, TypeError, "wind"),
+        ("BipedalWalker-v3", {"hardcore": "yes"}, TypeError, "hardcore"),
     ],
 )
 def test_bad_keywords(task: str, kwargs: dict, error: type, match: str) -> None:
@@ -213,4 +239,20 @@ def test_lunar_lander_initial_state_distribution() -> None:
     for k in range(6):
         assert ks_2samp(ours[:, k], theirs[:, k]).pvalue > 0.001, k
     # a biased draw (force in [0, 1000) only) is told apart
+    assert ks_2samp(ours[:, 2], np.abs(theirs[:, 2])).pvalue < 0.001
+
+
+def test_bipedal_walker_initial_state_distribution() -> None:
+    from scipy.stats import ks_2samp
+
+    n = 200
+    env = envpool.make("BipedalWalker-v3", env_type="gymnasium", num_envs=n, seed=0)
+    ours = env.reset()[0]
+    env.close()
+    ref = gymnasium.make("BipedalWalker-v3").unwrapped
+    theirs = np.array([ref.reset(seed=10_000 + i)[0] for i in range(n)])
+    # hull angle, angular velocity, vx, vy: driven by the random initial force (the
+    # lidar sees the random terrain)
+    for k in [0, 1, 2, 3, *range(14, 24)]:
+        assert ks_2samp(ours[:, k], theirs[:, k]).pvalue > 0.001, k
     assert ks_2samp(ours[:, 2], np.abs(theirs[:, 2])).pvalue < 0.001
