@@ -88,14 +88,26 @@ def _actions(space, steps: int, seed: int) -> np.ndarray:
     return rng.uniform(low * 1.2, high * 1.2, size=(steps, *space.shape)).astype(np.float32)
 
 
-def run_replayed(task: str, steps: int, seed: int = 0, **kwargs) -> int:
+def _check_frame(ours, ref, what: str) -> None:
+    frame = ours.render()[0]
+    r_frame = ref.render()
+    assert frame.shape == r_frame.shape, what
+    bad = np.argwhere((frame != r_frame).any(-1))
+    assert len(bad) == 0, f"{what}: {len(bad)} pixels differ, first at {bad[0]}"
+
+
+def run_replayed(task: str, steps: int, seed: int = 0, render: bool = False, **kwargs) -> int:
     """Steps our env and gymnasium's (fed our draws) with random actions; returns the
-    number of episodes that ended."""
-    ours = envpool.make(task, env_type="gymnasium", num_envs=1, seed=seed, report_draws=True, **kwargs)
-    ref = gymnasium.make(GYM_ID[task], **kwargs).unwrapped
+    number of episodes that ended. ``render``: the frames after every reset and step
+    must be equal too (both envs then make LunarLander's particles)."""
+    extra = {"render_mode": "rgb_array"} if render else {}
+    ours = envpool.make(task, env_type="gymnasium", num_envs=1, seed=seed, report_draws=True, **kwargs, **extra)
+    ref = gymnasium.make(GYM_ID[task], **kwargs, **extra).unwrapped
     obs, info = ours.reset()
     r_obs, _ = _replay(ref, info, ref.reset)
     np.testing.assert_array_equal(obs[0], r_obs)
+    if render:
+        _check_frame(ours, ref, "reset")
     limit = ours.spec.max_episode_steps
     actions = _actions(ours.single_action_space, steps, seed)
     ends = 0
@@ -113,6 +125,8 @@ def run_replayed(task: str, steps: int, seed: int = 0, **kwargs) -> int:
             ends += bool(term[0] or trunc[0])
         assert r_obs.dtype == np.float32
         np.testing.assert_array_equal(obs[0], r_obs, err_msg=f"step {t}")
+        if render:
+            _check_frame(ours, ref, f"step {t}")
     ours.close()
     return ends
 
@@ -151,6 +165,24 @@ def test_bipedal_walker_replayed(task: str, kwargs: dict) -> None:
     # random play falls within a few hundred steps: 2000 steps span several episodes,
     # and gymnasium's walker keeps one Box2D world across them, as ours does
     assert run_replayed(task, steps=2000, seed=7, **kwargs) >= 3
+
+
+@pytest.mark.parametrize("task", ["LunarLander-v3", "LunarLanderContinuous-v3", "BipedalWalkerHardcore-v3"])
+def test_frames_replayed_short(task: str) -> None:
+    # every frame of a few episodes' starts: particles (the lander's exhaust, aged by
+    # each render) and the walker's lidar ray (one per frame) included
+    run_replayed(task, steps=60, seed=4, render=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task, kwargs", LANDER_CASES + WALKER_CASES)
+def test_frames_replayed(task: str, kwargs: dict) -> None:
+    assert run_replayed(task, steps=600, seed=5, render=True, **kwargs) >= 1
+
+
+def test_particles_follow_render_mode() -> None:
+    assert envpool.make_spec("LunarLander-v3").config["particles"] is False
+    assert envpool.make_spec("LunarLander-v3", render_mode="rgb_array").config["particles"] is True
 
 
 @pytest.mark.parametrize("task", ["LunarLander-v2", "LunarLanderContinuous-v2"])
