@@ -18,6 +18,8 @@ compared with gymnasium's statistically (two-sample KS, fixed seeds: determinist
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -96,23 +98,31 @@ def _check_frame(ours, ref, what: str) -> None:
     assert len(bad) == 0, f"{what}: {len(bad)} pixels differ, first at {bad[0]}"
 
 
-def run_replayed(task: str, steps: int, seed: int = 0, render: bool = False, **kwargs) -> int:
-    """Steps our env and gymnasium's (fed our draws) with random actions; returns the
-    number of episodes that ended. ``render``: the frames after every reset and step
-    must be equal too (both envs then make LunarLander's particles)."""
-    extra = {"render_mode": "rgb_array"} if render else {}
+@dataclasses.dataclass
+class Run:
+    ends: int = 0  # episodes that ended (terminated or truncated)
+    final_rewards: list = dataclasses.field(default_factory=list)  # the terminated steps' rewards
+    max_x: float = -np.inf  # the walker's furthest hull x (its scroll), from gymnasium's env
+
+
+def run_replayed(task: str, steps: int, seed: int = 0, render_every: int = 0, policy=None, **kwargs) -> Run:
+    """Steps our env and gymnasium's (fed our draws) with random actions (or ``policy(obs)``
+    of our observation); everything must be bit-equal. ``render_every``: the frames of the
+    reset and of every that many steps must be equal too (both envs render at the same
+    moments: LunarLander's particles age and the walker's lidar ray moves per frame)."""
+    extra = {"render_mode": "rgb_array"} if render_every else {}
     ours = envpool.make(task, env_type="gymnasium", num_envs=1, seed=seed, report_draws=True, **kwargs, **extra)
     ref = gymnasium.make(GYM_ID[task], **kwargs, **extra).unwrapped
     obs, info = ours.reset()
     r_obs, _ = _replay(ref, info, ref.reset)
     np.testing.assert_array_equal(obs[0], r_obs)
-    if render:
+    if render_every:
         _check_frame(ours, ref, "reset")
     limit = ours.spec.max_episode_steps
     actions = _actions(ours.single_action_space, steps, seed)
-    ends = 0
+    run = Run()
     for t in range(steps):
-        act = actions[t : t + 1]
+        act = actions[t : t + 1] if policy is None else np.asarray([policy(obs[0])], actions.dtype)
         obs, rew, term, trunc, info = ours.step(act)
         if info["elapsed_step"][0] == 0:  # NEXT_STEP autoreset: a new episode's first observation
             r_obs, _ = _replay(ref, info, ref.reset)
@@ -122,13 +132,17 @@ def run_replayed(task: str, steps: int, seed: int = 0, render: bool = False, **k
             assert rew[0] == np.float32(r_rew), f"step {t}: {rew[0]} != {r_rew}"
             assert bool(term[0]) == r_term, f"step {t}"
             assert bool(trunc[0]) == (limit > 0 and not r_term and info["elapsed_step"][0] >= limit), f"step {t}"
-            ends += bool(term[0] or trunc[0])
+            run.ends += bool(term[0] or trunc[0])
+            if term[0]:
+                run.final_rewards.append(float(rew[0]))
+            if task.startswith("Bipedal"):
+                run.max_x = max(run.max_x, ref.hull.position[0])
         assert r_obs.dtype == np.float32
         np.testing.assert_array_equal(obs[0], r_obs, err_msg=f"step {t}")
-        if render:
+        if render_every and (t + 1) % render_every == 0:
             _check_frame(ours, ref, f"step {t}")
     ours.close()
-    return ends
+    return run
 
 
 LANDER_CASES = [
@@ -141,14 +155,14 @@ LANDER_CASES = [
 
 @pytest.mark.parametrize("task, kwargs", LANDER_CASES[:2])
 def test_lunar_lander_replayed_short(task: str, kwargs: dict) -> None:
-    assert run_replayed(task, steps=300, seed=1, **kwargs) >= 1
+    assert run_replayed(task, steps=300, seed=1, **kwargs).ends >= 1
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("task, kwargs", LANDER_CASES)
 def test_lunar_lander_replayed(task: str, kwargs: dict) -> None:
     # random play crashes within ~100 steps: 2000 steps span many episodes
-    assert run_replayed(task, steps=2000, seed=7, **kwargs) >= 5
+    assert run_replayed(task, steps=2000, seed=7, **kwargs).ends >= 5
 
 
 WALKER_CASES = [("BipedalWalker-v3", {}), ("BipedalWalkerHardcore-v3", {})]
@@ -156,7 +170,7 @@ WALKER_CASES = [("BipedalWalker-v3", {}), ("BipedalWalkerHardcore-v3", {})]
 
 def test_bipedal_walker_replayed_short() -> None:
     # hardcore: stumps, stairs and pits in the terrain (the world keeps its bodies' order)
-    assert run_replayed("BipedalWalkerHardcore-v3", steps=200, seed=2) >= 0
+    run_replayed("BipedalWalkerHardcore-v3", steps=200, seed=2)
 
 
 @pytest.mark.slow
@@ -164,20 +178,46 @@ def test_bipedal_walker_replayed_short() -> None:
 def test_bipedal_walker_replayed(task: str, kwargs: dict) -> None:
     # random play falls within a few hundred steps: 2000 steps span several episodes,
     # and gymnasium's walker keeps one Box2D world across them, as ours does
-    assert run_replayed(task, steps=2000, seed=7, **kwargs) >= 3
+    assert run_replayed(task, steps=2000, seed=7, **kwargs).ends >= 2
 
 
 @pytest.mark.parametrize("task", ["LunarLander-v3", "LunarLanderContinuous-v3", "BipedalWalkerHardcore-v3"])
 def test_frames_replayed_short(task: str) -> None:
     # every frame of a few episodes' starts: particles (the lander's exhaust, aged by
     # each render) and the walker's lidar ray (one per frame) included
-    run_replayed(task, steps=60, seed=4, render=True)
+    run_replayed(task, steps=60, seed=4, render_every=1)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("task, kwargs", LANDER_CASES + WALKER_CASES)
 def test_frames_replayed(task: str, kwargs: dict) -> None:
-    assert run_replayed(task, steps=600, seed=5, render=True, **kwargs) >= 1
+    assert run_replayed(task, steps=600, seed=5, render_every=1, **kwargs).ends >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task", ["LunarLander-v3", "LunarLanderContinuous-v3"])
+def test_lunar_lander_heuristic_landings(task: str) -> None:
+    # gymnasium's heuristic pilot lands: the lander comes to rest (Box2D puts it to sleep,
+    # reward +100), a path random play never takes
+    from gymnasium.envs.box2d.lunar_lander import heuristic
+
+    pilot = gymnasium.make(task).unwrapped
+    run = run_replayed(task, steps=2000, seed=11, render_every=25, policy=lambda o: heuristic(pilot, o))
+    assert run.final_rewards.count(100.0) >= 2, run.final_rewards
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
+def test_bipedal_walker_heuristic_walks(task: str) -> None:
+    # gymnasium's heuristic gait walks: the view scrolls, and on the hardcore course the
+    # walker meets the stumps, stairs and pits
+    from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
+
+    gait = BipedalWalkerHeuristics()
+    run = run_replayed(task, steps=2000, seed=13, render_every=50, policy=gait.step_heuristic)
+    # normal: 30 units (64 terrain steps, 900 pixels of scroll); hardcore: past the start
+    # pad (20 steps, 9.3 units) among the obstacles, where the gait falls
+    assert run.max_x > (12 if "Hardcore" in task else 30), run.max_x
 
 
 def test_particles_follow_render_mode() -> None:
@@ -187,7 +227,7 @@ def test_particles_follow_render_mode() -> None:
 
 @pytest.mark.parametrize("task", ["LunarLander-v2", "LunarLanderContinuous-v2"])
 def test_envpool_ids_run_the_current_dynamics(task: str) -> None:
-    assert run_replayed(task, steps=100, seed=3) >= 0
+    run_replayed(task, steps=100, seed=3)
 
 
 @pytest.mark.parametrize(
