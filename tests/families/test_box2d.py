@@ -307,6 +307,24 @@ def test_bad_action_keeps_the_pool_usable() -> None:
     env.close()
 
 
+def test_nan_walker_action_is_refused_before_the_step() -> None:
+    # a NaN motor torque breaks Box2D's solver (gymnasium's pybox2d raises mid-step): refused
+    # before the world changes; the engine resets the failed env at its next step, and the
+    # world (kept across episodes) is sound: finite observations from there on
+    env = envpool.make("BipedalWalker-v3", env_type="gymnasium", num_envs=1, seed=0)
+    env.reset()
+    zero = np.zeros((1, 4), np.float32)
+    env.step(zero)
+    with pytest.raises(ValueError, match=r"action\[1\] is NaN"):
+        env.step(np.array([[0.0, np.nan, 0.0, 0.0]], np.float32))
+    obs, *_, info = env.step(zero)
+    assert info["elapsed_step"][0] == 0
+    for _ in range(50):
+        obs, *_ = env.step(zero)
+        assert np.isfinite(obs).all()
+    env.close()
+
+
 def test_seeded_runs_repeat() -> None:
     def run(seed: int) -> list:
         env = envpool.make("LunarLander-v3", env_type="gymnasium", num_envs=4, seed=seed)
