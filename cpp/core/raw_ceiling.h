@@ -27,11 +27,14 @@ inline double RawCeiling(const Family& family, const Config& config, int num_thr
   auto start = std::chrono::steady_clock::now();
   for (int t = 0; t < num_threads; ++t) {
     threads.emplace_back([&, t] {
+      // At least one step each: on a loaded machine a thread may first run
+      // after the window closed, and a zero would read as a stepper that
+      // cannot step.
       uint64_t n = 0;
-      while (!stop.load(std::memory_order_relaxed)) {
+      do {
         steppers[t]();
         ++n;
-      }
+      } while (!stop.load(std::memory_order_relaxed));
       counts[t] = n;
     });
   }
