@@ -1,6 +1,7 @@
 // Registers the Box2D families with the engine.
 #include <memory>
 
+#include "cpp/box2d/car_racing.h"
 #include "cpp/box2d/lunar_lander.h"
 #include "cpp/core/family.h"
 
@@ -19,6 +20,7 @@ envpool::Family Make(const char* name) {
 void Register() {
   using namespace envpool::box2d;
   envpool::RegisterFamily(Make<LunarLander>("LunarLander"));
+  envpool::RegisterFamily(Make<CarRacing>("CarRacing"));
 }
 
 const envpool::FamilyRegistrar registrar(&Register);
