@@ -365,6 +365,9 @@ class CarRacing : public Box2DEnv {
     car_->Step(1.0 / kFps);
     world_.Step(static_cast<float>(1.0 / kFps), 6 * 30, 2 * 30);
     t_ += 1.0 / kFps;
+    // gymnasium draws the state before this step's -0.1 (the score shows it).
+    DrawWindow(false);
+    car_racing::Smoothscale(surf_.data(), kWindowW, kWindowH, out[spec_.obs], kStateW, kStateH);
 
     StepResult r;
     if (action != nullptr) {
@@ -381,8 +384,6 @@ class CarRacing : public Box2DEnv {
         r.reward = -100;
       }
     }
-    DrawWindow(false);
-    car_racing::Smoothscale(surf_.data(), kWindowW, kWindowH, out[spec_.obs], kStateW, kStateH);
     WriteDraws(out, spec_.draws);
     if (spec_.car.index >= 0) WriteState(out);
     return r;

@@ -84,14 +84,26 @@ def _actions(rng: np.random.Generator, steps: int, continuous: bool) -> np.ndarr
     return a.astype(np.float32)
 
 
-def run_replayed(steps: int, seed: int = 0, **kwargs) -> tuple[int, int]:
-    """Steps our env and gymnasium's with the same random actions; returns (episodes begun,
-    steps whose frames were compared)."""
+_STATS = {"frames_with_skids": 0}
+
+
+def run_replayed(steps: int, seed: int = 0, render_every: int = 0, **kwargs) -> tuple[int, int]:
+    """Steps our env and gymnasium's with the same random actions; with render_every, also
+    compares the rgb_array frames (600x400, skid marks included) every that many steps.
+    Returns (episodes begun, rgb_array frames compared)."""
+    render = {"render_mode": "rgb_array"} if render_every else {}
     ours = envpool.make(
-        "CarRacing-v3", env_type="gymnasium", num_envs=1, seed=seed, report_draws=True, expose_state=True, **kwargs
+        "CarRacing-v3",
+        env_type="gymnasium",
+        num_envs=1,
+        seed=seed,
+        report_draws=True,
+        expose_state=True,
+        **render,
+        **kwargs,
     )
     ref_kwargs = {k: v for k, v in kwargs.items() if k != "max_episode_steps"}
-    ref = gymnasium.make("CarRacing-v3", **ref_kwargs).unwrapped
+    ref = gymnasium.make("CarRacing-v3", **render, **ref_kwargs).unwrapped
     obs, info = ours.reset()
     r_obs = _replay_reset(ref, info)
     np.testing.assert_array_equal(obs[0], r_obs, err_msg="reset frame")
@@ -99,7 +111,7 @@ def run_replayed(steps: int, seed: int = 0, **kwargs) -> tuple[int, int]:
     limit = ours.spec.max_episode_steps
     continuous = kwargs.get("continuous", True)
     actions = _actions(np.random.default_rng(seed), steps, continuous)
-    episodes = 1
+    episodes, rendered = 1, 0
     for t in range(steps):
         obs, rew, term, trunc, info = ours.step(actions[t : t + 1])
         if info["elapsed_step"][0] == 0:  # NEXT_STEP autoreset: a new episode's first observation
@@ -112,15 +124,27 @@ def run_replayed(steps: int, seed: int = 0, **kwargs) -> tuple[int, int]:
             assert bool(trunc[0]) == (not r_term and info["elapsed_step"][0] >= limit), f"step {t}"
         _check_state(ref, info, f"step {t}")
         np.testing.assert_array_equal(obs[0], r_obs, err_msg=f"step {t} frame")
+        if render_every and t % render_every == 0:
+            np.testing.assert_array_equal(ours.render()[0], ref.render(), err_msg=f"step {t} rgb_array")
+            rendered += 1
+            _STATS["frames_with_skids"] += len(ref.car.particles) > 0
     ours.close()
     ref.close()
-    return episodes, steps
+    return episodes, rendered
 
 
 @pytest.mark.parametrize("continuous", [True, False])
 def test_replayed_fast(continuous: bool) -> None:
-    episodes, _ = run_replayed(300, seed=continuous, continuous=continuous, max_episode_steps=100)
+    episodes, _ = run_replayed(300, seed=int(continuous), continuous=continuous, max_episode_steps=100)
     assert episodes >= 3
+
+
+def test_rgb_array_frames() -> None:
+    """The 600x400 window frame on 30 states, skid marks (drawn only there) included."""
+    _STATS["frames_with_skids"] = 0
+    _, rendered = run_replayed(300, seed=5, render_every=10, max_episode_steps=150)
+    assert rendered == 30
+    assert _STATS["frames_with_skids"] >= 5
 
 
 def test_lap_complete_percent_and_many_tracks() -> None:
@@ -138,7 +162,7 @@ def test_domain_randomize() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("continuous", [True, False])
 def test_replayed_2000_steps(continuous: bool) -> None:
-    episodes, _ = run_replayed(2000, seed=10 + continuous, continuous=continuous, max_episode_steps=400)
+    episodes, _ = run_replayed(2000, seed=10 + int(continuous), continuous=continuous, max_episode_steps=400)
     assert episodes >= 5
 
 
@@ -156,7 +180,7 @@ def test_spaces_and_registration_match_gymnasium() -> None:
 def test_bad_discrete_action_is_a_value_error() -> None:
     env = envpool.make("CarRacing-v3", env_type="gymnasium", num_envs=1, continuous=False)
     env.reset()
-    with pytest.raises(ValueError, match="action must be in"):
+    with pytest.raises(ValueError, match="out of range"):
         env.step(np.array([5], dtype=np.int32))
     env.step(np.array([3], dtype=np.int32))  # the pool stays usable
     env.close()
