@@ -31,13 +31,8 @@ using classic_control::Vec2;
 // pygame.transform.smoothscale of an RGB image to a smaller one (both
 // sides shrink), channel by channel as pygame's filters work.
 inline void Smoothscale(const uint8_t* src, int sw, int sh, uint8_t* dst, int dw, int dh) {
-  const size_t n = static_cast<size_t>(sw) * sh, m = static_cast<size_t>(dw) * dh;
-  std::vector<uint8_t> channel(n);
-  for (int k = 0; k < 3; ++k) {
-    for (size_t i = 0; i < n; ++i) channel[i] = src[3 * i + k];
-    const std::vector<uint8_t> out = classic_control::ShrinkChannel(channel, sw, sh, dw, dh);
-    for (size_t i = 0; i < m; ++i) dst[3 * i + k] = out[i];
-  }
+  const std::vector<uint8_t> out = classic_control::ShrinkChannels(src, 3, sw, sh, dw, dh);
+  std::copy(out.begin(), out.end(), dst);
 }
 
 // The 1000x800 window surface of gymnasium's _render. Before FlipVertically

@@ -106,7 +106,12 @@ class Canvas {
     if (x2 < 0 || x1 >= w_ || y < 0 || y >= h_) return;
     x1 = std::max(x1, 0);
     x2 = std::min(x2, w_ - 1);
-    for (int x = x1; x <= x2; ++x) Put(x, y, c);
+    uint8_t* p = At(x1, y);
+    for (int x = x1; x <= x2; ++x, p += 3) {
+      p[0] = static_cast<uint8_t>(c.r);
+      p[1] = static_cast<uint8_t>(c.g);
+      p[2] = static_cast<uint8_t>(c.b);
+    }
   }
 
   void VLine(int x, int y1, int y2, Rgb c) {
@@ -616,45 +621,52 @@ inline const std::vector<uint8_t>& ClockwiseAlpha() {
 // filter_shrink_X then filter_shrink_Y, in the arithmetic of the SSE
 // versions that x86-64 builds of pygame use (2.14 fixed point, 16-bit
 // lanes: wrapping adds, pmulhuw high products, saturation to 8 bits).
-inline std::vector<uint8_t> ShrinkChannel(const std::vector<uint8_t>& src, int sw, int sh, int dw, int dh) {
+// (src: a row-major sw x sh image of `channels` interleaved 8-bit channels,
+// each filtered on its own; the result is interleaved the same way.)
+inline std::vector<uint8_t> ShrinkChannels(const uint8_t* src, int channels, int sw, int sh, int dw, int dh) {
   auto mulhi = [](uint32_t a, uint32_t b) { return static_cast<uint16_t>(((a & 0xffff) * (b & 0xffff)) >> 16); };
   auto sat = [](uint32_t v) { return static_cast<uint8_t>(std::min<uint32_t>(v, 255)); };
-  std::vector<uint8_t> tmp(static_cast<size_t>(dw) * sh), dst(static_cast<size_t>(dw) * dh);
+  const int nc = channels, rw = dw * nc;  // a filtered row's bytes
+  std::vector<uint8_t> tmp(static_cast<size_t>(rw) * sh), dst(static_cast<size_t>(rw) * dh);
   const uint32_t xspace = 0x4000 * sw / dw, xrecip = 0x40000000 / xspace;
   for (int y = 0; y < sh; ++y) {
-    const uint8_t* s = &src[static_cast<size_t>(y) * sw];
-    uint8_t* d = &tmp[static_cast<size_t>(y) * dw];
-    uint8_t* const end = d + dw;
-    uint16_t acc = 0;
+    const uint8_t* s = src + static_cast<size_t>(y) * sw * nc;
+    uint8_t* d = &tmp[static_cast<size_t>(y) * rw];
+    uint8_t* const end = d + rw;
+    uint16_t acc[4] = {0, 0, 0, 0};
     uint32_t xcounter = xspace;
-    for (int x = 0; x < sw; ++x) {
+    for (int x = 0; x < sw; ++x, s += nc) {
       if (xcounter > 0x4000) {
-        acc = static_cast<uint16_t>(acc + s[x]);
+        for (int c = 0; c < nc; ++c) acc[c] = static_cast<uint16_t>(acc[c] + s[c]);
         xcounter -= 0x4000;
       } else {
-        const uint32_t xfrac = (0x4000 - xcounter) & 0xffff, s4 = s[x] << 2;
-        const uint16_t out = static_cast<uint16_t>(mulhi(s4, xcounter) + acc);
-        acc = mulhi(s4, xfrac);
         if (d == end) break;  // (cannot happen: xspace * dw <= 0x4000 * sw)
-        *d++ = sat(mulhi(out, xrecip));
+        const uint32_t xfrac = (0x4000 - xcounter) & 0xffff;
+        for (int c = 0; c < nc; ++c) {
+          const uint32_t s4 = s[c] << 2;
+          const uint16_t out = static_cast<uint16_t>(mulhi(s4, xcounter) + acc[c]);
+          acc[c] = mulhi(s4, xfrac);
+          *d++ = sat(mulhi(out, xrecip));
+        }
         xcounter += xspace - 0x4000;
       }
     }
   }
+  // The Y pass filters every byte of a row alike: channels need no care.
   const uint32_t yspace = 0x4000 * sh / dh, yrecip = 0x40000000 / yspace;
-  std::vector<uint16_t> acc(dw, 0);
+  std::vector<uint16_t> acc(rw, 0);
   uint32_t ycounter = yspace;
   int dy = 0;
   for (int y = 0; y < sh; ++y) {
-    const uint8_t* s = &tmp[static_cast<size_t>(y) * dw];
+    const uint8_t* s = &tmp[static_cast<size_t>(y) * rw];
     if (ycounter > 0x4000) {
-      for (int x = 0; x < dw; ++x) acc[x] = static_cast<uint16_t>(acc[x] + s[x]);
+      for (int x = 0; x < rw; ++x) acc[x] = static_cast<uint16_t>(acc[x] + s[x]);
       ycounter -= 0x4000;
     } else {
       if (dy == dh) break;
       const uint32_t yfrac = (0x4000 - ycounter) & 0xffff;
-      uint8_t* d = &dst[static_cast<size_t>(dy++) * dw];
-      for (int x = 0; x < dw; ++x) {
+      uint8_t* d = &dst[static_cast<size_t>(dy++) * rw];
+      for (int x = 0; x < rw; ++x) {
         const uint32_t s4 = s[x] << 2;
         const uint16_t out = static_cast<uint16_t>(mulhi(s4, ycounter) + acc[x]);
         acc[x] = mulhi(s4, yfrac);
@@ -664,6 +676,10 @@ inline std::vector<uint8_t> ShrinkChannel(const std::vector<uint8_t>& src, int s
     }
   }
   return dst;
+}
+
+inline std::vector<uint8_t> ShrinkChannel(const std::vector<uint8_t>& src, int sw, int sh, int dw, int dh) {
+  return ShrinkChannels(src.data(), 1, sw, sh, dw, dh);
 }
 
 }  // namespace envpool::classic_control

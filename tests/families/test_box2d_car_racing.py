@@ -184,3 +184,14 @@ def test_bad_discrete_action_is_a_value_error() -> None:
         env.step(np.array([5], dtype=np.int32))
     env.step(np.array([3], dtype=np.int32))  # the pool stays usable
     env.close()
+
+
+def test_v2_truncates_a_finished_lap() -> None:
+    """gymnasium < 1.0 (CarRacing-v2) truncated the episode on a finished lap; v3 terminates.
+    lap_complete_percent=0 finishes the lap on the first step (the car starts on tile 0)."""
+    for task, term, trunc in [("CarRacing-v3", True, False), ("CarRacing-v2", False, True)]:
+        env = envpool.make(task, env_type="gymnasium", num_envs=1, lap_complete_percent=0.0)
+        env.reset()
+        _, _, terminated, truncated, _ = env.step(np.zeros((1, 3), np.float32))
+        assert (bool(terminated[0]), bool(truncated[0])) == (term, trunc), task
+        env.close()
