@@ -79,7 +79,7 @@ class Frame {
           ys.push_back(PyInt(r.y * zoom + trans.y));
         }
         const Rgb color = p.grass ? Rgb{102, 102, 0} : Rgb{0, 0, 0};  // MUD_COLOR, WHEEL_COLOR
-        for (size_t i = 1; i < xs.size(); ++i) LineWidth(xs[i - 1], ys[i - 1], xs[i], ys[i], 2, color);
+        for (size_t i = 1; i < xs.size(); ++i) canvas_.WideLine(xs[i - 1], ys[i - 1], xs[i], ys[i], 2, color);
       }
     }
     auto to_screen = [&](b2Vec2 p) {
@@ -200,154 +200,17 @@ class Frame {
  private:
   static int FtFloor(int x) { return (x & -64) / 64; }
 
-  // pygame.draw.polygon (filled): draw.c's draw_fillpoly on the points
-  // truncated to int. flipped: the points are in post-flip coordinates.
+  // pygame.draw.polygon (filled) of float points (truncated to int).
+  // flipped: the points are in post-flip coordinates, where only the
+  // indicators' axis-aligned rectangles are drawn: their fill is the full
+  // rectangle, the same set of pixels from either side of the flip.
   void FillPoly(const Vec2* pts, int n, Rgb color, bool flipped) {
-    std::array<int, 16> px, py;
+    std::array<int, b2_maxPolygonVertices> px, py;
     for (int i = 0; i < n; ++i) {
       px[i] = PyInt(pts[i].x);
-      py[i] = PyInt(pts[i].y);
+      py[i] = flipped ? h_ - 1 - PyInt(pts[i].y) : PyInt(pts[i].y);
     }
-    auto hline = [&](int x1, int y, int x2) { canvas_.HLine(x1, x2, flipped ? h_ - 1 - y : y, color); };
-    double miny = py[0], maxy = py[0];
-    for (int i = 1; i < n; ++i) {
-      miny = std::min<double>(miny, py[i]);
-      maxy = std::max<double>(maxy, py[i]);
-    }
-    if (miny == maxy) {
-      int minx = px[0], maxx = px[0];
-      for (int i = 1; i < n; ++i) {
-        minx = std::min(minx, px[i]);
-        maxx = std::max(maxx, px[i]);
-      }
-      hline(minx, static_cast<int>(miny), maxx);
-      return;
-    }
-    std::array<int, 16> xs;
-    for (double y = miny; y <= maxy; y++) {
-      int k = 0;
-      for (int i = 0; i < n; ++i) {
-        const int ip = i ? i - 1 : n - 1;
-        double y1 = py[ip], y2 = py[i], x1, x2;
-        if (y1 < y2) {
-          x1 = px[ip];
-          x2 = px[i];
-        } else if (y1 > y2) {
-          y2 = py[ip];
-          y1 = py[i];
-          x2 = px[ip];
-          x1 = px[i];
-        } else {
-          continue;
-        }
-        if ((y >= y1 && y < y2) || (y == maxy && y2 == maxy))
-          xs[k++] = static_cast<int>((y - y1) * (x2 - x1) / (y2 - y1) + x1);
-      }
-      std::sort(xs.begin(), xs.begin() + k);
-      for (int i = 0; i + 1 < k; i += 2) hline(xs[i], static_cast<int>(y), xs[i + 1]);
-    }
-    for (int i = 0; i < n; ++i) {
-      const int ip = i ? i - 1 : n - 1;
-      const double y = py[i];
-      if (miny < y && py[ip] == y && y < maxy) hline(px[i], static_cast<int>(y), px[ip]);
-    }
-  }
-
-  // draw.c's clip_line (Liang-Barsky, rounding half away from zero).
-  bool ClipLine(int& x1, int& y1, int& x2, int& y2) const {
-    const int p1 = x1 - x2, p2 = -p1, p3 = y1 - y2, p4 = -p3;
-    const int q1 = x1, q2 = w_ - x1, q3 = y1, q4 = h_ - y1;
-    const int old_x1 = x1, old_y1 = y1;
-    double nmax = 0, pmin = 1;
-    if ((p1 == 0 && q1 < 0) || (p2 == 0 && q2 < 0) || (p3 == 0 && q3 < 0) || (p4 == 0 && q4 < 0)) return false;
-    auto bound = [&](int p, int q, int pn, int qn) {
-      if (!p) return;
-      const double r1 = static_cast<double>(q) / p, r2 = static_cast<double>(qn) / pn;
-      if (p < 0) {
-        if (r1 > nmax) nmax = r1;
-        if (r2 < pmin) pmin = r2;
-      } else {
-        if (r2 > nmax) nmax = r2;
-        if (r1 < pmin) pmin = r1;
-      }
-    };
-    bound(p1, q1, p2, q2);
-    bound(p3, q3, p4, q4);
-    if (nmax > pmin) return false;
-    auto round = [](double v) { return static_cast<int>(v < 0 ? v - 0.5 : v + 0.5); };
-    x1 = old_x1 + round(p2 * nmax);
-    y1 = old_y1 + round(p4 * nmax);
-    x2 = old_x1 + round(p2 * pmin);
-    y2 = old_y1 + round(p4 * pmin);
-    return true;
-  }
-
-  // draw.c's draw_line_width for width > 1 (pre-flip coordinates).
-  void LineWidth(int x1, int y1, int x2, int y2, int width, Rgb color) {
-    auto sign = [](int x, int y) { return x > 0 ? 1 : (x < 0 ? -1 : y); };
-    auto inside = [&](int x, int y) { return canvas_.Inside(x, y); };
-    auto hline = [&](int a, int y, int b) { canvas_.HLine(a, b, y, color); };
-    auto vcol = [&](int x, int top, int bottom) {
-      for (int y = top; y <= bottom; ++y) canvas_.Set(x, y, color);
-    };
-    const int end_x = x2, end_y = y2;
-    const bool xinc = std::abs(x1 - x2) <= std::abs(y1 - y2);
-    const int dx = std::abs(x2 - x1), sx = x1 < x2 ? 1 : -1;
-    const int dy = std::abs(y2 - y1), sy = y1 < y2 ? 1 : -1;
-    int err = (dx > dy ? dx : -dy) / 2, e2;
-    if (!ClipLine(x1, y1, x2, y2)) return;
-    int left_top = (xinc ? x1 : y1) - (width - 1) / 2, right_bottom = (xinc ? x1 : y1) + width / 2;
-    while (sign(x1 - x2, sx) != sx || sign(y1 - y2, sy) != sy) {
-      if (xinc) {
-        hline(left_top, y1, right_bottom);
-      } else {
-        vcol(x1, left_top, right_bottom);
-      }
-      e2 = err;
-      if (e2 > -dx) {
-        err -= dy;
-        x1 += sx;
-        if (xinc) left_top += sx, right_bottom += sx;
-      }
-      if (e2 < dy) {
-        err += dx;
-        y1 += sy;
-        if (!xinc) left_top += sy, right_bottom += sy;
-      }
-    }
-    if (xinc) {
-      while (y1 != end_y && (inside(left_top, y1) || inside(right_bottom, y1))) {
-        hline(left_top, y1, right_bottom);
-        e2 = err;
-        if (e2 > -dx) {
-          err -= dy;
-          x1 += sx;
-          left_top += sx;
-          right_bottom += sx;
-        }
-        if (e2 < dy) {
-          err += dx;
-          y1 += sy;
-        }
-      }
-      hline(left_top, y1, right_bottom);
-    } else {
-      while (x1 != end_x && (inside(x1, left_top) || inside(x1, right_bottom))) {
-        vcol(x1, left_top, right_bottom);
-        e2 = err;
-        if (e2 > -dx) {
-          err -= dy;
-          x1 += sx;
-        }
-        if (e2 < dy) {
-          err += dx;
-          y1 += sy;
-          left_top += sy;
-          right_bottom += sy;
-        }
-      }
-      vcol(x1, left_top, right_bottom);
-    }
+    canvas_.FillPoly(px.data(), py.data(), n, color);
   }
 
   uint8_t* rgb_;

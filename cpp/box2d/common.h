@@ -42,6 +42,12 @@ class Box2DEnv : public Env {
     Record(v);
     return v;
   }
+  // np_random.random(): u itself.
+  double Random() {
+    const double u = static_cast<double>(rng_() >> 11) * 0x1.0p-53;
+    Record(u);
+    return u;
+  }
   // np_random.integers(low, high): uniform in [low, high).
   int64_t Integers(int64_t low, int64_t high) {
     const int64_t v = std::uniform_int_distribution<int64_t>(low, high - 1)(rng_);

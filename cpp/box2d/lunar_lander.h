@@ -13,11 +13,13 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "cpp/box2d/common.h"
+#include "cpp/box2d/draw.h"
 
 namespace envpool::box2d {
 
@@ -39,7 +41,8 @@ class LunarLander : public Box2DEnv {
             {"enable_wind", false},
             {"wind_power", 15.0},
             {"turbulence_power", 1.5},
-            {"report_draws", false}};
+            {"report_draws", false},
+            {"particles", false}};
   }
 
   struct Spec : EnvSpec {
@@ -68,7 +71,8 @@ class LunarLander : public Box2DEnv {
         gravity_(c.Get<double>("gravity")),
         wind_power_(c.Get<double>("wind_power")),
         turbulence_power_(c.Get<double>("turbulence_power")),
-        enable_wind_(c.Get<bool>("enable_wind")) {
+        enable_wind_(c.Get<bool>("enable_wind")),
+        particles_on_(c.Get<bool>("particles")) {
     SetDrawCapacity(kMaxDraws, c.Get<bool>("report_draws"));
   }
 
@@ -76,6 +80,7 @@ class LunarLander : public Box2DEnv {
     ClearDraws();
     // A new world each episode, as gymnasium makes one (its broad-phase
     // tree and contact lists start empty).
+    particles_.clear();
     world_.reset();
     listener_ = std::make_unique<Listener>(this);
     world_ = std::make_unique<b2World>(b2Vec2(0.0f, static_cast<float>(gravity_)));
@@ -169,6 +174,9 @@ class LunarLander : public Box2DEnv {
       b2RevoluteJointDef j;
       j.bodyA = lander_;
       j.bodyB = legs_[k];
+      // pybox2d's revoluteJointDef(bodyA=, bodyB=) sets referenceAngle to
+      // bodyB.angle - bodyA.angle (Python floats).
+      j.referenceAngle = static_cast<float>(static_cast<double>(legs_[k]->GetAngle()) - lander_->GetAngle());
       j.localAnchorA = b2Vec2(0.0f, 0.0f);
       j.localAnchorB = Vec(i * kLegAway / kScale, kLegDown / kScale);
       j.enableMotor = true;
@@ -203,7 +211,111 @@ class LunarLander : public Box2DEnv {
     return Advance(a, a0, a1, out);
   }
 
+  std::array<int, 2> RenderSize() const override {
+    return {static_cast<int>(kViewportH), static_cast<int>(kViewportW)};
+  }
+
+  // gymnasium's render(): it also ages the particles (ttl -= 0.15 a frame)
+  // and forgets the expired ones, as here.
+  void Render(uint8_t* rgb) override {
+    Canvas cv(rgb, static_cast<int>(kViewportW), static_cast<int>(kViewportH));
+    cv.Fill({255, 255, 255});
+    for (Particle& p : particles_) p.ttl -= 0.15;
+    CleanParticles(false);
+    for (int i = 0; i < kChunks - 1; ++i) {
+      const double h = kViewportH / kScale;
+      const double xs[4] = {chunk_x_[i], chunk_x_[i + 1], chunk_x_[i + 1], chunk_x_[i]};
+      const double ys[4] = {smooth_y_[i], smooth_y_[i + 1], h, h};
+      int px[4], py[4], gx[4], gy[4];
+      for (int k = 0; k < 4; ++k) {
+        px[k] = PyInt(xs[k] * kScale);
+        py[k] = PyInt(ys[k] * kScale);
+        gx[k] = GfxInt(xs[k] * kScale);
+        gy[k] = GfxInt(ys[k] * kScale);
+      }
+      cv.FillPoly(px, py, 4, {0, 0, 0});
+      cv.AAPolygon(gx, gy, 4, {0, 0, 0});
+    }
+    auto flags = [&] {
+      for (double x : {helipad_x1_, helipad_x2_}) {
+        x = x * kScale;
+        const double flagy1 = helipad_y_ * kScale, flagy2 = flagy1 + 50;
+        cv.ClippedLine(PyInt(x), PyInt(flagy1), PyInt(x), PyInt(flagy2), {255, 255, 255});
+        const double fx[3] = {x, x, x + 25}, fy[3] = {flagy2, flagy2 - 10, flagy2 - 5};
+        int px[3], py[3], gx[3], gy[3];
+        for (int k = 0; k < 3; ++k) {
+          px[k] = PyInt(fx[k]);
+          py[k] = PyInt(fy[k]);
+          gx[k] = GfxInt(fx[k]);
+          gy[k] = GfxInt(fy[k]);
+        }
+        cv.FillPoly(px, py, 3, {204, 204, 0});
+        cv.AAPolygon(gx, gy, 3, {204, 204, 0});
+      }
+    };
+    // The flags are drawn once per fixture drawn (gymnasium's loop nesting);
+    // their anti-aliased edges blend again each time.
+    for (const Particle& p : particles_) {
+      const Rgb c{PyInt(std::max(0.2, 0.15 + p.ttl) * 255), PyInt(std::max(0.2, 0.5 * p.ttl) * 255),
+                  PyInt(std::max(0.2, 0.5 * p.ttl) * 255)};
+      for (const b2Fixture* f = p.body->GetFixtureList(); f != nullptr; f = f->GetNext()) {
+        // circle(color1), circle(color2): the same filled disc twice
+        CircleFixture(cv, f, static_cast<float>(kScale), c);
+        CircleFixture(cv, f, static_cast<float>(kScale), c);
+        flags();
+      }
+    }
+    for (const b2Body* b : {lander_, legs_[0], legs_[1]}) {
+      for (const b2Fixture* f = b->GetFixtureList(); f != nullptr; f = f->GetNext()) {
+        // polygon(color1), gfxdraw.aapolygon(color1), aalines(color2, closed=True)
+        const Path path = FixturePath(f, static_cast<float>(kScale));
+        FillPath(cv, path, {128, 102, 230});
+        AAPolygonPath(cv, path, {128, 102, 230});
+        AALinesPath(cv, path, {77, 77, 128}, true);
+        flags();
+      }
+    }
+  }
+
  private:
+  struct Particle {
+    b2Body* body;
+    double ttl;
+  };
+
+  // gymnasium's _create_particle: a small ball that collides only with the
+  // ground. Particles are made only when the env renders (particles=True):
+  // they never touch the lander or its legs and sit in islands of their own,
+  // so the lander's dynamics are the same with or without them (as in
+  // gymnasium, where they exist only with a render_mode).
+  b2Body* CreateParticle(double mass, double x, double y, double ttl) {
+    b2BodyDef d;
+    d.type = b2_dynamicBody;
+    d.position = Vec(x, y);
+    d.angle = 0.0f;
+    b2Body* body = world_->CreateBody(&d);
+    b2CircleShape circle;
+    circle.m_radius = static_cast<float>(2 / kScale);
+    circle.m_p = b2Vec2(0.0f, 0.0f);
+    b2FixtureDef f;
+    f.shape = &circle;
+    f.density = static_cast<float>(mass);
+    f.friction = 0.1f;
+    f.filter.categoryBits = 0x0100;
+    f.filter.maskBits = 0x001;
+    f.restitution = 0.3f;
+    body->CreateFixture(&f);
+    particles_.push_back({body, ttl});
+    CleanParticles(false);
+    return body;
+  }
+  void CleanParticles(bool all) {
+    while (!particles_.empty() && (all || particles_.front().ttl < 0)) {
+      world_->DestroyBody(particles_.front().body);
+      particles_.pop_front();
+    }
+  }
+
   struct Listener : b2ContactListener {
     explicit Listener(LunarLander* env) : env(env) {}
     void BeginContact(b2Contact* c) override { Touch(c, true); }
@@ -249,7 +361,12 @@ class LunarLander : public Box2DEnv {
       const double ox = tip0 * (kMainEngineYLocation / kScale + 2 * dispersion[0]) + side0 * dispersion[1];
       const double oy = -tip1 * (kMainEngineYLocation / kScale + 2 * dispersion[0]) - side1 * dispersion[1];
       const b2Vec2 pos = lander_->GetPosition();
-      const b2Vec2 impulse_pos = Vec(pos.x + ox, pos.y + oy);
+      const double ix = pos.x + ox, iy = pos.y + oy;
+      const b2Vec2 impulse_pos = Vec(ix, iy);
+      if (particles_on_) {
+        b2Body* p = CreateParticle(3.5, ix, iy, m_power);
+        p->ApplyLinearImpulse(Vec(ox * kMainEnginePower * m_power, oy * kMainEnginePower * m_power), impulse_pos, true);
+      }
       lander_->ApplyLinearImpulse(Vec(-ox * kMainEnginePower * m_power, -oy * kMainEnginePower * m_power), impulse_pos,
                                   true);
     }
@@ -266,7 +383,12 @@ class LunarLander : public Box2DEnv {
       const double ox = tip0 * dispersion[0] + side0 * (3 * dispersion[1] + direction * kSideEngineAway / kScale);
       const double oy = -tip1 * dispersion[0] - side1 * (3 * dispersion[1] + direction * kSideEngineAway / kScale);
       const b2Vec2 pos = lander_->GetPosition();
-      const b2Vec2 impulse_pos = Vec(pos.x + ox - tip0 * 17 / kScale, pos.y + oy + tip1 * kSideEngineHeight / kScale);
+      const double ix = pos.x + ox - tip0 * 17 / kScale, iy = pos.y + oy + tip1 * kSideEngineHeight / kScale;
+      const b2Vec2 impulse_pos = Vec(ix, iy);
+      if (particles_on_) {
+        b2Body* p = CreateParticle(0.7, ix, iy, s_power);
+        p->ApplyLinearImpulse(Vec(ox * kSideEnginePower * s_power, oy * kSideEnginePower * s_power), impulse_pos, true);
+      }
       lander_->ApplyLinearImpulse(Vec(-ox * kSideEnginePower * s_power, -oy * kSideEnginePower * s_power), impulse_pos,
                                   true);
     }
@@ -310,9 +432,10 @@ class LunarLander : public Box2DEnv {
 
   Spec spec_;
   double gravity_, wind_power_, turbulence_power_;
-  bool enable_wind_;
+  bool enable_wind_, particles_on_;
   std::unique_ptr<Listener> listener_;
   std::unique_ptr<b2World> world_;
+  std::deque<Particle> particles_;
   b2Body* moon_ = nullptr;
   b2Body* lander_ = nullptr;
   std::array<b2Body*, 2> legs_{};

@@ -348,6 +348,183 @@ class Canvas {
     Set(x2, y2, c);
   }
 
+  // pygame's clip_line (Liang-Barsky in double, rounded half away from
+  // zero): false when the segment misses the surface.
+  bool ClipSegment(int& x1, int& y1, int& x2, int& y2) const {
+    const int p1 = x1 - x2, p2 = -p1, p3 = y1 - y2, p4 = -p3;
+    const int q1 = x1, q2 = w_ - x1, q3 = y1, q4 = h_ - y1;
+    double nmax = 0, pmin = 1;
+    if ((p1 == 0 && q1 < 0) || (p2 == 0 && q2 < 0) || (p3 == 0 && q3 < 0) || (p4 == 0 && q4 < 0)) return false;
+    auto bound = [&](int p, int q, int pn, int qn) {
+      if (!p) return;
+      const double r1 = static_cast<double>(q) / p, r2 = static_cast<double>(qn) / pn;
+      if (p < 0) {
+        nmax = std::max(nmax, r1);
+        pmin = std::min(pmin, r2);
+      } else {
+        nmax = std::max(nmax, r2);
+        pmin = std::min(pmin, r1);
+      }
+    };
+    bound(p1, q1, p2, q2);
+    bound(p3, q3, p4, q4);
+    if (nmax > pmin) return false;
+    auto round = [](double v) { return static_cast<int>(v < 0 ? v - 0.5 : v + 0.5); };
+    const int x0 = x1, y0 = y1;
+    x1 = x0 + round(p2 * nmax);
+    y1 = y0 + round(p4 * nmax);
+    x2 = x0 + round(p2 * pmin);
+    y2 = y0 + round(p4 * pmin);
+    return true;
+  }
+
+  // line(width=1): clip_line, then draw_line.
+  void ClippedLine(int x1, int y1, int x2, int y2, Rgb c) {
+    if (ClipSegment(x1, y1, x2, y2)) Line(x1, y1, x2, y2, c);
+  }
+
+  // line(width > 1), as lines() draws each segment: pygame's
+  // draw_line_width (its Bresenham state from the unclipped segment, its
+  // thickness across the minor axis, its tail drawn until it leaves the
+  // surface).
+  void WideLine(int x1, int y1, int x2, int y2, int width, Rgb c) {
+    auto sign = [](int x, int y) { return x > 0 ? 1 : (x < 0 ? -1 : y); };
+    auto column = [&](int x, int top, int bottom) {
+      for (int y = top; y <= bottom; ++y) Set(x, y, c);
+    };
+    const int end_x = x2, end_y = y2;
+    const bool xinc = std::abs(x1 - x2) <= std::abs(y1 - y2);
+    const int dx = std::abs(x2 - x1), sx = x1 < x2 ? 1 : -1;
+    const int dy = std::abs(y2 - y1), sy = y1 < y2 ? 1 : -1;
+    int err = (dx > dy ? dx : -dy) / 2, e2;
+    if (!ClipSegment(x1, y1, x2, y2)) return;
+    int left_top = (xinc ? x1 : y1) - (width - 1) / 2, right_bottom = (xinc ? x1 : y1) + width / 2;
+    while (sign(x1 - x2, sx) != sx || sign(y1 - y2, sy) != sy) {
+      if (xinc) {
+        HLine(left_top, right_bottom, y1, c);
+      } else {
+        column(x1, left_top, right_bottom);
+      }
+      e2 = err;
+      if (e2 > -dx) {
+        err -= dy;
+        x1 += sx;
+        if (xinc) left_top += sx, right_bottom += sx;
+      }
+      if (e2 < dy) {
+        err += dx;
+        y1 += sy;
+        if (!xinc) left_top += sy, right_bottom += sy;
+      }
+    }
+    if (xinc) {
+      while (y1 != end_y && (Inside(left_top, y1) || Inside(right_bottom, y1))) {
+        HLine(left_top, right_bottom, y1, c);
+        e2 = err;
+        if (e2 > -dx) {
+          err -= dy;
+          x1 += sx;
+          left_top += sx;
+          right_bottom += sx;
+        }
+        if (e2 < dy) {
+          err += dx;
+          y1 += sy;
+        }
+      }
+      HLine(left_top, right_bottom, y1, c);
+    } else {
+      while (x1 != end_x && (Inside(x1, left_top) || Inside(x1, right_bottom))) {
+        column(x1, left_top, right_bottom);
+        e2 = err;
+        if (e2 > -dx) {
+          err -= dy;
+          x1 += sx;
+        }
+        if (e2 < dy) {
+          err += dx;
+          y1 += sy;
+          left_top += sy;
+          right_bottom += sy;
+        }
+      }
+      column(x1, left_top, right_bottom);
+    }
+  }
+
+  // polygon(width=0): pygame 2.6's draw_fillpoly, a scanline fill whose
+  // edge intersections are computed in double and truncated.
+  void FillPoly(const int* px, const int* py, int n, Rgb c) {
+    if (n < 3) return;
+    int miny = py[0], maxy = py[0];
+    for (int i = 1; i < n; ++i) {
+      miny = std::min(miny, py[i]);
+      maxy = std::max(maxy, py[i]);
+    }
+    if (miny == maxy) {
+      int minx = px[0], maxx = px[0];
+      for (int i = 1; i < n; ++i) {
+        minx = std::min(minx, px[i]);
+        maxx = std::max(maxx, px[i]);
+      }
+      return HLine(minx, maxx, miny, c);
+    }
+    std::vector<int> xs;
+    xs.reserve(n);
+    for (int y = miny; y <= maxy; ++y) {
+      xs.clear();
+      for (int i = 0; i < n; ++i) {
+        const int ip = i ? i - 1 : n - 1;
+        double y1 = py[ip], y2 = py[i], x1, x2;
+        if (y1 < y2) {
+          x1 = px[ip];
+          x2 = px[i];
+        } else if (y1 > y2) {
+          y2 = py[ip];
+          y1 = py[i];
+          x2 = px[ip];
+          x1 = px[i];
+        } else {
+          continue;
+        }
+        const double yd = y;
+        if ((yd >= y1 && yd < y2) || (y == maxy && y2 == maxy))
+          xs.push_back(static_cast<int>((yd - y1) * (x2 - x1) / (y2 - y1) + x1));
+      }
+      std::sort(xs.begin(), xs.end());
+      for (size_t i = 0; i + 1 < xs.size(); i += 2) HLine(xs[i], xs[i + 1], y, c);
+    }
+    for (int i = 0; i < n; ++i) {
+      const int ip = i ? i - 1 : n - 1;
+      const int y = py[i];
+      if (miny < y && py[ip] == y && y < maxy) HLine(px[i], px[ip], y, c);
+    }
+  }
+
+  // circle(width=0) at an integer centre and radius: circle()'s early outs,
+  // then draw_circle_filled's midpoint hlines.
+  void FillCircle(int x0, int y0, int radius, Rgb c) {
+    if (radius < 1) return;
+    if (x0 > w_ + radius || x0 < -radius || y0 > h_ + radius || y0 < -radius) return;
+    int f = 1 - radius, ddf_x = 0, ddf_y = -2 * radius, x = 0, y = radius;
+    while (x < y) {
+      if (f >= 0) {
+        y--;
+        ddf_y += 2;
+        f += ddf_y;
+      }
+      x++;
+      ddf_x += 2;
+      f += ddf_x + 1;
+      if (f >= 0) {
+        HLine(x0 - x, x0 + x - 1, y0 + y - 1, c);
+        HLine(x0 - x, x0 + x - 1, y0 - y, c);
+      }
+      HLine(x0 - y, x0 + y - 1, y0 + x - 1, c);
+      HLine(x0 - y, x0 + y - 1, y0 - x, c);
+    }
+  }
+
   // aalines(closed=False, blend=1): pygame's float Wu line per segment; the
   // points arrive as C floats.
   void AALines(const std::vector<float>& xs, const std::vector<float>& ys, Rgb c) {

@@ -6,7 +6,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
+#include <memory>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -39,6 +42,55 @@ inline double RawCeiling(const Family& family, const Config& config, int num_thr
   uint64_t total = 0;
   for (uint64_t c : counts) total += c;
   return static_cast<double>(total) / elapsed;
+}
+
+// A family's make_raw_stepper for envs E (E::MakeSpec(config), E(config)):
+// one bare env stepped with uniformly random actions (an
+// int32 action in [low, high], float32 ones uniform in [low, high]), reset
+// when an episode ends (terminated, or max_episode_steps), writing into a
+// row of its own: no engine, queue or batch.
+template <class E>
+std::function<void()> RandomActionStepper(const Config& c, uint64_t seed) {
+  struct Runner {
+    EnvSpec spec;
+    std::vector<std::vector<char>> state;
+    std::vector<char*> state_ptrs;
+    std::vector<char> action;
+    const char* action_ptr = nullptr;
+    std::unique_ptr<E> env;
+    std::mt19937_64 rng;
+    int64_t max_steps = 0, steps = 0;
+  };
+  auto r = std::make_shared<Runner>();
+  r->spec = E::MakeSpec(c);
+  for (const ArraySpec& a : r->spec.state) r->state.emplace_back(a.NumBytes() + 8);
+  for (auto& s : r->state) r->state_ptrs.push_back(s.data());
+  r->action.resize(r->spec.action[0].NumBytes() + 8);
+  r->action_ptr = r->action.data();
+  r->max_steps = c.Get<int64_t>("max_episode_steps");
+  r->env = std::make_unique<E>(c);
+  r->env->Seed(seed);
+  r->rng.seed(seed);
+  r->env->Reset(StateRow(r->state_ptrs.data()));
+  return [r] {
+    const StateRow out(r->state_ptrs.data());
+    const ArraySpec& a = r->spec.action[0];
+    if (a.dtype == DTypeOf<int32_t>()) {
+      const auto n = static_cast<uint64_t>(a.high[0] - a.low[0] + 1);
+      *reinterpret_cast<int32_t*>(r->action.data()) =
+          static_cast<int32_t>(a.low[0]) + static_cast<int32_t>(r->rng() % n);
+    } else {
+      auto* v = reinterpret_cast<float*>(r->action.data());
+      for (std::size_t i = 0; i < a.NumElements(); ++i)
+        v[i] =
+            static_cast<float>(a.low[i] + (a.high[i] - a.low[i]) * (static_cast<double>(r->rng() >> 11) * 0x1.0p-53));
+    }
+    const StepResult s = r->env->Step(ActionRow(&r->action_ptr), out);
+    if (s.terminated || s.truncated || (r->max_steps > 0 && ++r->steps >= r->max_steps)) {
+      r->steps = 0;
+      r->env->Reset(out);
+    }
+  };
 }
 
 }  // namespace envpool

@@ -4,33 +4,42 @@ EnvPool 1.2.5's older ids for the same families.
 The envs run in C++ (cpp/box2d/) on Box2D 2.3 with gymnasium's names and defaults for
 every keyword. Extra option: ``report_draws=True`` adds ``info["draws"]`` /
 ``info["num_draws"]`` (the values of the random draws of the step or reset, in
-gymnasium's call order) so that a run can be replayed in gymnasium's env. See
+gymnasium's call order) so that a run can be replayed in gymnasium's env. Frames
+(``render_mode="rgb_array"``) are drawn as gymnasium's pygame draws them. See
 docs/box2d.md.
 """
 
+from typing import Any
+
 from envpool.registration import register
 
+
+def _prepare_lander(merged: dict[str, Any], user: dict[str, Any]) -> None:
+    """gymnasium's lander makes its exhaust particles (decoration, drawn in the frames)
+    only when it has a render_mode: so do ours (``particles``)."""
+    if "particles" not in user:
+        merged["particles"] = user.get("render_mode") is not None
+
+
+_LANDER = {"prepare": _prepare_lander, "max_episode_steps": 1000, "reward_threshold": 200.0, "render_fps": 50}
+
 # gymnasium 1.4's ids (gymnasium/envs/__init__.py); render_fps: the envs' metadata.
-register("LunarLander-v3", "LunarLander", max_episode_steps=1000, reward_threshold=200.0, render_fps=50)
-register(
-    "LunarLanderContinuous-v3",
-    "LunarLander",
-    continuous=True,
-    max_episode_steps=1000,
-    reward_threshold=200.0,
-    render_fps=50,
-)
+register("LunarLander-v3", "LunarLander", **_LANDER)
+register("LunarLanderContinuous-v3", "LunarLander", continuous=True, **_LANDER)
 
 # EnvPool 1.2.5's older ids: gymnasium documents LunarLander v2 -> v3 as a reset fix (a new
 # world each reset), a deterministic wind seed and wider observation bounds; they run the
 # current dynamics.
-register("LunarLander-v2", "LunarLander", max_episode_steps=1000, reward_threshold=200.0, render_fps=50)
+register("LunarLander-v2", "LunarLander", **_LANDER)
+register("LunarLanderContinuous-v2", "LunarLander", continuous=True, **_LANDER)
+
+register("BipedalWalker-v3", "BipedalWalker", max_episode_steps=1600, reward_threshold=300.0, render_fps=50)
 register(
-    "LunarLanderContinuous-v2",
-    "LunarLander",
-    continuous=True,
-    max_episode_steps=1000,
-    reward_threshold=200.0,
+    "BipedalWalkerHardcore-v3",
+    "BipedalWalker",
+    hardcore=True,
+    max_episode_steps=2000,
+    reward_threshold=300.0,
     render_fps=50,
 )
 

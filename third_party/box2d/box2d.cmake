@@ -40,10 +40,11 @@ else()
       find_package(Python 3 REQUIRED COMPONENTS Interpreter)
     endif()
     message(STATUS "Downloading the box2d-py ${ENVPOOL_BOX2D_VERSION} sdist with pip")
+    # pip prepares the sdist's metadata (its setup.py) in an isolated
+    # build environment: setuptools and wheel come from the index too.
     execute_process(
       COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps
-              --no-binary :all: --no-build-isolation
-              "box2d-py==${ENVPOOL_BOX2D_VERSION}" -d "${_b2_root}/download"
+              --no-binary :all: "box2d-py==${ENVPOOL_BOX2D_VERSION}" -d "${_b2_root}/download"
       RESULT_VARIABLE _b2_rc
       OUTPUT_VARIABLE _b2_out
       ERROR_VARIABLE _b2_err)
