@@ -806,27 +806,39 @@ inline std::vector<uint8_t> ShrinkChannels(const uint8_t* src, int channels, int
   const int nc = channels, rw = dw * nc;  // a filtered row's bytes
   std::vector<uint8_t> tmp(static_cast<size_t>(rw) * sh), dst(static_cast<size_t>(rw) * dh);
   const uint32_t xspace = 0x4000 * sw / dw, xrecip = 0x40000000 / xspace;
+  // The X pass's counter runs alike on every row: where each output pixel's
+  // boundary source pixel falls, with its weights, is worked out once; the
+  // source pixels between boundaries are summed whole.
+  struct Cut {
+    int x;
+    uint32_t xcounter, xfrac;
+  };
+  std::vector<Cut> cuts;
+  cuts.reserve(dw);
+  uint32_t xcounter = xspace;
+  for (int x = 0; x < sw && static_cast<int>(cuts.size()) < dw; ++x) {
+    if (xcounter > 0x4000) {
+      xcounter -= 0x4000;
+    } else {
+      cuts.push_back({x, xcounter, (0x4000 - xcounter) & 0xffff});
+      xcounter += xspace - 0x4000;
+    }
+  }
   for (int y = 0; y < sh; ++y) {
     const uint8_t* s = src + static_cast<size_t>(y) * sw * nc;
     uint8_t* d = &tmp[static_cast<size_t>(y) * rw];
-    uint8_t* const end = d + rw;
     uint16_t acc[4] = {0, 0, 0, 0};
-    uint32_t xcounter = xspace;
-    for (int x = 0; x < sw; ++x, s += nc) {
-      if (xcounter > 0x4000) {
-        for (int c = 0; c < nc; ++c) acc[c] = static_cast<uint16_t>(acc[c] + s[c]);
-        xcounter -= 0x4000;
-      } else {
-        if (d == end) break;  // (cannot happen: xspace * dw <= 0x4000 * sw)
-        const uint32_t xfrac = (0x4000 - xcounter) & 0xffff;
-        for (int c = 0; c < nc; ++c) {
-          const uint32_t s4 = s[c] << 2;
-          const uint16_t out = static_cast<uint16_t>(mulhi(s4, xcounter) + acc[c]);
-          acc[c] = mulhi(s4, xfrac);
-          *d++ = sat(mulhi(out, xrecip));
-        }
-        xcounter += xspace - 0x4000;
+    int x = 0;
+    for (const Cut& cut : cuts) {
+      for (; x < cut.x; ++x)
+        for (int c = 0; c < nc; ++c) acc[c] = static_cast<uint16_t>(acc[c] + s[x * nc + c]);
+      for (int c = 0; c < nc; ++c) {
+        const uint32_t s4 = s[x * nc + c] << 2;
+        const uint16_t out = static_cast<uint16_t>(mulhi(s4, cut.xcounter) + acc[c]);
+        acc[c] = mulhi(s4, cut.xfrac);
+        *d++ = sat(mulhi(out, xrecip));
       }
+      ++x;
     }
   }
   // The Y pass filters every byte of a row alike: channels need no care.
