@@ -63,6 +63,11 @@ class BipedalWalker : public Box2DEnv {
 
   void Reset(const StateRow& out) override {
     ClearDraws();
+    Box2DGuard([&] { NewEpisode(out); });
+  }
+
+  // gymnasium's reset.
+  void NewEpisode(const StateRow& out) {
     Destroy();
     listener_ = std::make_unique<Listener>(this);
     world_->SetContactListener(listener_.get());
@@ -109,8 +114,13 @@ class BipedalWalker : public Box2DEnv {
   }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
+    const float* a = action[spec_.action];
+    // A NaN motor torque makes Box2D's solver fail (gymnasium's pybox2d
+    // raises from inside the step): refuse it before the world changes.
+    for (int j = 0; j < 4; ++j)
+      if (std::isnan(a[j])) throw std::invalid_argument("BipedalWalker: action[" + std::to_string(j) + "] is NaN");
     ClearDraws();
-    return Advance(action[spec_.action], out);
+    return Box2DGuard([&] { return Advance(a, out); });
   }
 
   std::array<int, 2> RenderSize() const override {

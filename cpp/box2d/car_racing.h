@@ -106,13 +106,12 @@ class CarRacing : public Box2DEnv {
         throw std::runtime_error("CarRacing: more track attempts than info['draws'] holds");
     }
     car_ = std::make_unique<car_racing::Car>(&world_, track_[0][1], track_[0][2], track_[0][3]);
-    StepResult r = DoStep(nullptr, out);
-    (void)r;
+    Box2DGuard([&] { return DoStep(nullptr, out); });
   }
 
   StepResult Step(const ActionRow& action, const StateRow& out) override {
     ClearDraws();
-    return DoStep(&action, out);
+    return Box2DGuard([&] { return DoStep(&action, out); });
   }
 
   std::array<int, 2> RenderSize() const override { return {kVideoH, kVideoW}; }
@@ -350,6 +349,10 @@ class CarRacing : public Box2DEnv {
     if (action != nullptr) {
       if (spec_.continuous) {
         const float* a = (*action)[spec_.box];
+        // NaN gas makes the car's position NaN, where gymnasium's renderer
+        // raises (int(NaN)) after the world has moved: refused up front.
+        // (NaN steering and braking leave the car finite there, and here.)
+        if (std::isnan(a[1])) throw std::invalid_argument("CarRacing: action[1] (gas) is NaN");
         car_->Steer(-static_cast<double>(a[0]));
         car_->Gas(a[1]);
         car_->Brake(a[2]);

@@ -5,6 +5,8 @@
 #ifndef ENVPOOL_BOX2D_COMMON_H_
 #define ENVPOOL_BOX2D_COMMON_H_
 
+#include <Box2D/Box2D.h>
+
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -14,6 +16,17 @@
 #include "cpp/core/env.h"
 
 namespace envpool::box2d {
+
+// Runs f, turning a failed Box2D assertion (pybox2d's b2AssertException,
+// see third_party/box2d) into an error the engine reports as RuntimeError.
+template <class F>
+auto Box2DGuard(F f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const b2AssertException&) {
+    throw std::runtime_error("Box2D: an internal assertion failed (the simulation diverged)");
+  }
+}
 
 class Box2DEnv : public Env {
  public:

@@ -78,6 +78,11 @@ class LunarLander : public Box2DEnv {
 
   void Reset(const StateRow& out) override {
     ClearDraws();
+    Box2DGuard([&] { NewEpisode(out); });
+  }
+
+  // gymnasium's reset.
+  void NewEpisode(const StateRow& out) {
     // A new world each episode, as gymnasium makes one (its broad-phase
     // tree and contact lists start empty).
     particles_.clear();
@@ -208,7 +213,7 @@ class LunarLander : public Box2DEnv {
       if (a < 0 || a > 3)
         throw std::invalid_argument("LunarLander: action must be in [0, 3], got " + std::to_string(a));
     }
-    return Advance(a, a0, a1, out);
+    return Box2DGuard([&] { return Advance(a, a0, a1, out); });
   }
 
   std::array<int, 2> RenderSize() const override {

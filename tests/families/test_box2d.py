@@ -220,6 +220,29 @@ def test_bipedal_walker_heuristic_walks(task: str) -> None:
     assert run.max_x > (12 if "Hardcore" in task else 30), run.max_x
 
 
+def test_particles_leave_the_dynamics_alone() -> None:
+    # with particles (render_mode) and frames drawn, or neither: the same observations
+    def run(**kw) -> list:
+        env = envpool.make("LunarLander-v3", env_type="gymnasium", num_envs=1, seed=3, **kw)
+        out = [env.reset()[0].copy()]
+        for a in np.random.default_rng(1).integers(0, 4, size=(300, 1)).astype(np.int32):
+            out.append(env.step(a)[0].copy())
+            if kw:
+                env.render()
+        env.close()
+        return out
+
+    assert all(np.array_equal(x, y) for x, y in zip(run(), run(render_mode="rgb_array")))
+
+
+def test_draws_capacity() -> None:
+    for task, n in [("LunarLander-v3", 18), ("BipedalWalkerHardcore-v3", 1311)]:
+        env = envpool.make(task, env_type="gymnasium", num_envs=1, report_draws=True)
+        _, info = env.reset()
+        assert info["draws"].shape == (1, n) and 0 < info["num_draws"][0] <= n
+        env.close()
+
+
 def test_particles_follow_render_mode() -> None:
     assert envpool.make_spec("LunarLander-v3").config["particles"] is False
     assert envpool.make_spec("LunarLander-v3", render_mode="rgb_array").config["particles"] is True
@@ -281,6 +304,24 @@ def test_bad_action_keeps_the_pool_usable() -> None:
         env.step(np.array([0, 4], np.int32))
     obs, *_ = env.step(np.array([0, 1], np.int32))
     assert obs.shape == (2, 8)
+    env.close()
+
+
+def test_nan_walker_action_is_refused_before_the_step() -> None:
+    # a NaN motor torque breaks Box2D's solver (gymnasium's pybox2d raises mid-step): refused
+    # before the world changes; the engine resets the failed env at its next step, and the
+    # world (kept across episodes) is sound: finite observations from there on
+    env = envpool.make("BipedalWalker-v3", env_type="gymnasium", num_envs=1, seed=0)
+    env.reset()
+    zero = np.zeros((1, 4), np.float32)
+    env.step(zero)
+    with pytest.raises(ValueError, match=r"action\[1\] is NaN"):
+        env.step(np.array([[0.0, np.nan, 0.0, 0.0]], np.float32))
+    obs, *_, info = env.step(zero)
+    assert info["elapsed_step"][0] == 0
+    for _ in range(50):
+        obs, *_ = env.step(zero)
+        assert np.isfinite(obs).all()
     env.close()
 
 

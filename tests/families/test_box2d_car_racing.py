@@ -195,3 +195,19 @@ def test_v2_truncates_a_finished_lap() -> None:
         _, _, terminated, truncated, _ = env.step(np.zeros((1, 3), np.float32))
         assert (bool(terminated[0]), bool(truncated[0])) == (term, trunc), task
         env.close()
+
+
+def test_nan_gas_is_a_value_error() -> None:
+    """gymnasium's env fails on NaN gas mid-step (its renderer converts the NaN car position
+    to int); ours refuses it with a ValueError (the engine resets the env on its next step).
+    NaN steering or braking run, as there."""
+    env = envpool.make("CarRacing-v3", env_type="gymnasium", num_envs=1, seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match="gas"):
+        env.step(np.array([[0.0, np.nan, 0.0]], np.float32))
+    _, _, _, _, info = env.step(np.zeros((1, 3), np.float32))
+    assert info["elapsed_step"][0] == 0  # the failed env's new episode
+    for _ in range(5):
+        obs, rew, term, trunc, _ = env.step(np.array([[np.nan, 0.5, np.nan]], np.float32))
+        assert np.isfinite(rew).all() and not term[0] and not trunc[0]
+    env.close()

@@ -15,17 +15,22 @@ from __future__ import annotations
 
 from . import Engine, _common, _gym
 
-# EnvPool 1.2.5's toy-text ids that gymnasium 1.4 no longer registers -> the gymnasium id
-# whose dynamics they run (envpool/tasks/toy_text.py).
-_TOY_TEXT_IDS = {"Taxi-v3": "Taxi-v4", "CliffWalking-v0": "CliffWalking-v1"}
+# EnvPool 1.2.5's toy-text and Box2D ids that gymnasium 1.4 no longer registers -> the
+# gymnasium id whose dynamics they run (envpool/tasks/toy_text.py, envpool/tasks/box2d.py).
+_OLDER_IDS = {
+    "Taxi-v3": "Taxi-v4",
+    "CliffWalking-v0": "CliffWalking-v1",
+    "LunarLander-v2": "LunarLander-v3",
+    "LunarLanderContinuous-v2": "LunarLanderContinuous-v3",
+}
 
 
 def gym_id(task_id: str, kind: str | None) -> str:
     """gymnasium's id for our task: ``Pong-v5`` -> ``ALE/Pong-v5``, ``Taxi-v3`` -> ``Taxi-v4``; others unchanged."""
     if kind == "atari":
         return "ALE/" + task_id.rsplit("-", 1)[0] + "-v5"
-    if kind == "toy_text":
-        return _TOY_TEXT_IDS.get(task_id, task_id)
+    if kind in ("toy_text", "box2d"):
+        return _OLDER_IDS.get(task_id, task_id)
     return task_id
 
 
