@@ -5,8 +5,9 @@ reset (the 24 uniforms of each track attempt, the 7 of domain_randomize's colour
 gymnasium's call order. Before each of gymnasium's reset() calls its env gets a stand-in
 for ``np_random`` (``Replay``) that hands out exactly those draws, so it builds the same
 track. Both envs keep their Box2D world across episodes, as gymnasium does. Then, step
-for step under the same random actions, the observations (the 96x96 frames), rewards,
-terminated and truncated must be bit-equal, and so must the car's state (Box2D's float32
+for step under the same random actions, the observations (the 96x96 frames), rewards (as the
+pool's float32 holds them: gymnasium's float64 reward rounded to float32), terminated and
+truncated must be bit-equal, and so must the car's state (Box2D's float32
 positions and velocities, the wheels' float64 omega and phase: ``expose_state=True``).
 """
 
@@ -119,7 +120,8 @@ def run_replayed(steps: int, seed: int = 0, render_every: int = 0, **kwargs) -> 
             r_obs = _replay_reset(ref, info)
         else:
             r_obs, r_rew, r_term, r_trunc, _ = ref.step(actions[t] if continuous else int(actions[t]))
-            assert rew[0] == r_rew, f"step {t}: reward {rew[0]!r} != {r_rew!r}"
+            # The pool's rewards are float32 (every family's): gymnasium's float64 reward rounded.
+            assert rew.dtype == np.float32 and rew[0] == np.float32(r_rew), f"step {t}: {rew[0]!r} != {r_rew!r}"
             assert bool(term[0]) == r_term, f"step {t}"
             assert bool(trunc[0]) == (not r_term and info["elapsed_step"][0] >= limit), f"step {t}"
         _check_state(ref, info, f"step {t}")
