@@ -85,10 +85,12 @@ def _actions(rng: np.random.Generator, steps: int, continuous: bool) -> np.ndarr
     return a.astype(np.float32)
 
 
-_STATS = {"frames_with_skids": 0}
+_STATS: dict = {"frames_with_skids": 0}
 
 
-def run_replayed(steps: int, seed: int = 0, render_every: int = 0, **kwargs) -> tuple[int, int]:
+def run_replayed(
+    steps: int, seed: int = 0, render_every: int = 0, actions: np.ndarray | None = None, **kwargs
+) -> tuple[int, int]:
     """Steps our env and gymnasium's with the same random actions; with render_every, also
     compares the rgb_array frames (600x400, skid marks included) every that many steps.
     Returns (episodes begun, rgb_array frames compared)."""
@@ -111,7 +113,8 @@ def run_replayed(steps: int, seed: int = 0, render_every: int = 0, **kwargs) -> 
     _check_state(ref, info, "reset")
     limit = ours.spec.max_episode_steps
     continuous = kwargs.get("continuous", True)
-    actions = _actions(np.random.default_rng(seed), steps, continuous)
+    if actions is None:
+        actions = _actions(np.random.default_rng(seed), steps, continuous)
     episodes, rendered = 1, 0
     for t in range(steps):
         obs, rew, term, trunc, info = ours.step(actions[t : t + 1])
@@ -124,6 +127,7 @@ def run_replayed(steps: int, seed: int = 0, render_every: int = 0, **kwargs) -> 
             assert rew.dtype == np.float32 and rew[0] == np.float32(r_rew), f"step {t}: {rew[0]!r} != {r_rew!r}"
             assert bool(term[0]) == r_term, f"step {t}"
             assert bool(trunc[0]) == (not r_term and info["elapsed_step"][0] >= limit), f"step {t}"
+            _STATS["last_reward"], _STATS["last_terminated"] = float(rew[0]), bool(term[0])
         _check_state(ref, info, f"step {t}")
         np.testing.assert_array_equal(obs[0], r_obs, err_msg=f"step {t} frame")
         if render_every and t % render_every == 0:
@@ -215,3 +219,11 @@ def test_nan_gas_is_a_value_error() -> None:
         obs, rew, term, trunc, _ = env.step(np.array([[np.nan, 0.5, np.nan]], np.float32))
         assert np.isfinite(rew).all() and not term[0] and not trunc[0]
     env.close()
+
+
+def test_leaving_the_playfield() -> None:
+    """A little gas straight ahead leaves the playfield (|y| > 2000 / 6) at step 353: terminated
+    with reward -100, as in gymnasium (that step ends the run, before the autoreset)."""
+    actions = np.tile(np.array([0.0, 0.2, 0.0], np.float32), (354, 1))
+    run_replayed(354, seed=0, actions=actions)
+    assert _STATS["last_reward"] == -100.0 and _STATS["last_terminated"]
