@@ -9,6 +9,7 @@ gymnasium's call order) so that a run can be replayed in gymnasium's env. Frames
 docs/box2d.md.
 """
 
+import warnings
 from typing import Any
 
 from envpool.registration import register
@@ -16,9 +17,16 @@ from envpool.registration import register
 
 def _prepare_lander(merged: dict[str, Any], user: dict[str, Any]) -> None:
     """gymnasium's lander makes its exhaust particles (decoration, drawn in the frames)
-    only when it has a render_mode: so do ours (``particles``)."""
+    only when it has a render_mode: so do ours (``particles``). gymnasium's warnings on
+    wind_power and turbulence_power outside their recommended ranges."""
     if "particles" not in user:
         merged["particles"] = user.get("render_mode") is not None
+    for key, high in (("wind_power", 20.0), ("turbulence_power", 2.0)):
+        value = merged.get(key)
+        if isinstance(value, (int, float)) and not 0.0 <= value <= high:
+            warnings.warn(
+                f"{key} value is recommended to be between 0.0 and {high}, (current value: {value})", stacklevel=4
+            )
 
 
 _LANDER = {"prepare": _prepare_lander, "max_episode_steps": 1000, "reward_threshold": 200.0, "render_fps": 50}

@@ -243,6 +243,13 @@ def test_draws_capacity() -> None:
         env.close()
 
 
+def test_wind_power_warnings() -> None:
+    with pytest.warns(UserWarning, match="wind_power value is recommended"):
+        envpool.make_spec("LunarLander-v3", wind_power=25.0)
+    with pytest.warns(UserWarning, match="turbulence_power value is recommended"):
+        envpool.make_spec("LunarLander-v3", turbulence_power=-1.0)
+
+
 def test_particles_follow_render_mode() -> None:
     assert envpool.make_spec("LunarLander-v3").config["particles"] is False
     assert envpool.make_spec("LunarLander-v3", render_mode="rgb_array").config["particles"] is True
