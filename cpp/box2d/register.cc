@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cpp/box2d/bipedal_walker.h"
+#include "cpp/box2d/car_racing.h"
 #include "cpp/box2d/lunar_lander.h"
 #include "cpp/core/family.h"
 #include "cpp/core/raw_ceiling.h"
@@ -25,6 +26,7 @@ void Register() {
   using namespace envpool::box2d;
   envpool::RegisterFamily(Make<LunarLander>("LunarLander"));
   envpool::RegisterFamily(Make<BipedalWalker>("BipedalWalker"));
+  envpool::RegisterFamily(Make<CarRacing>("CarRacing"));
 }
 
 const envpool::FamilyRegistrar registrar(&Register);

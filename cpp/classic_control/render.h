@@ -106,7 +106,12 @@ class Canvas {
     if (x2 < 0 || x1 >= w_ || y < 0 || y >= h_) return;
     x1 = std::max(x1, 0);
     x2 = std::min(x2, w_ - 1);
-    for (int x = x1; x <= x2; ++x) Put(x, y, c);
+    uint8_t* p = At(x1, y);
+    for (int x = x1; x <= x2; ++x, p += 3) {
+      p[0] = static_cast<uint8_t>(c.r);
+      p[1] = static_cast<uint8_t>(c.g);
+      p[2] = static_cast<uint8_t>(c.b);
+    }
   }
 
   void VLine(int x, int y1, int y2, Rgb c) {
@@ -343,13 +348,13 @@ class Canvas {
     Set(x2, y2, c);
   }
 
-  // line(width=1): clip_line (Liang-Barsky in double, rounded half away
-  // from zero), then draw_line.
-  void ClippedLine(int x1, int y1, int x2, int y2, Rgb c) {
+  // pygame's clip_line (Liang-Barsky in double, rounded half away from
+  // zero): false when the segment misses the surface.
+  bool ClipSegment(int& x1, int& y1, int& x2, int& y2) const {
     const int p1 = x1 - x2, p2 = -p1, p3 = y1 - y2, p4 = -p3;
     const int q1 = x1, q2 = w_ - x1, q3 = y1, q4 = h_ - y1;
     double nmax = 0, pmin = 1;
-    if ((p1 == 0 && q1 < 0) || (p2 == 0 && q2 < 0) || (p3 == 0 && q3 < 0) || (p4 == 0 && q4 < 0)) return;
+    if ((p1 == 0 && q1 < 0) || (p2 == 0 && q2 < 0) || (p3 == 0 && q3 < 0) || (p4 == 0 && q4 < 0)) return false;
     auto bound = [&](int p, int q, int pn, int qn) {
       if (!p) return;
       const double r1 = static_cast<double>(q) / p, r2 = static_cast<double>(qn) / pn;
@@ -363,9 +368,88 @@ class Canvas {
     };
     bound(p1, q1, p2, q2);
     bound(p3, q3, p4, q4);
-    if (nmax > pmin) return;
+    if (nmax > pmin) return false;
     auto round = [](double v) { return static_cast<int>(v < 0 ? v - 0.5 : v + 0.5); };
-    Line(x1 + round(p2 * nmax), y1 + round(p4 * nmax), x1 + round(p2 * pmin), y1 + round(p4 * pmin), c);
+    const int x0 = x1, y0 = y1;
+    x1 = x0 + round(p2 * nmax);
+    y1 = y0 + round(p4 * nmax);
+    x2 = x0 + round(p2 * pmin);
+    y2 = y0 + round(p4 * pmin);
+    return true;
+  }
+
+  // line(width=1): clip_line, then draw_line.
+  void ClippedLine(int x1, int y1, int x2, int y2, Rgb c) {
+    if (ClipSegment(x1, y1, x2, y2)) Line(x1, y1, x2, y2, c);
+  }
+
+  // line(width > 1), as lines() draws each segment: pygame's
+  // draw_line_width (its Bresenham state from the unclipped segment, its
+  // thickness across the minor axis, its tail drawn until it leaves the
+  // surface).
+  void WideLine(int x1, int y1, int x2, int y2, int width, Rgb c) {
+    auto sign = [](int x, int y) { return x > 0 ? 1 : (x < 0 ? -1 : y); };
+    auto column = [&](int x, int top, int bottom) {
+      for (int y = top; y <= bottom; ++y) Set(x, y, c);
+    };
+    const int end_x = x2, end_y = y2;
+    const bool xinc = std::abs(x1 - x2) <= std::abs(y1 - y2);
+    const int dx = std::abs(x2 - x1), sx = x1 < x2 ? 1 : -1;
+    const int dy = std::abs(y2 - y1), sy = y1 < y2 ? 1 : -1;
+    int err = (dx > dy ? dx : -dy) / 2, e2;
+    if (!ClipSegment(x1, y1, x2, y2)) return;
+    int left_top = (xinc ? x1 : y1) - (width - 1) / 2, right_bottom = (xinc ? x1 : y1) + width / 2;
+    while (sign(x1 - x2, sx) != sx || sign(y1 - y2, sy) != sy) {
+      if (xinc) {
+        HLine(left_top, right_bottom, y1, c);
+      } else {
+        column(x1, left_top, right_bottom);
+      }
+      e2 = err;
+      if (e2 > -dx) {
+        err -= dy;
+        x1 += sx;
+        if (xinc) left_top += sx, right_bottom += sx;
+      }
+      if (e2 < dy) {
+        err += dx;
+        y1 += sy;
+        if (!xinc) left_top += sy, right_bottom += sy;
+      }
+    }
+    if (xinc) {
+      while (y1 != end_y && (Inside(left_top, y1) || Inside(right_bottom, y1))) {
+        HLine(left_top, right_bottom, y1, c);
+        e2 = err;
+        if (e2 > -dx) {
+          err -= dy;
+          x1 += sx;
+          left_top += sx;
+          right_bottom += sx;
+        }
+        if (e2 < dy) {
+          err += dx;
+          y1 += sy;
+        }
+      }
+      HLine(left_top, right_bottom, y1, c);
+    } else {
+      while (x1 != end_x && (Inside(x1, left_top) || Inside(x1, right_bottom))) {
+        column(x1, left_top, right_bottom);
+        e2 = err;
+        if (e2 > -dx) {
+          err -= dy;
+          x1 += sx;
+        }
+        if (e2 < dy) {
+          err += dx;
+          y1 += sy;
+          left_top += sy;
+          right_bottom += sy;
+        }
+      }
+      column(x1, left_top, right_bottom);
+    }
   }
 
   // polygon(width=0): pygame 2.6's draw_fillpoly, a scanline fill whose
@@ -714,45 +798,64 @@ inline const std::vector<uint8_t>& ClockwiseAlpha() {
 // filter_shrink_X then filter_shrink_Y, in the arithmetic of the SSE
 // versions that x86-64 builds of pygame use (2.14 fixed point, 16-bit
 // lanes: wrapping adds, pmulhuw high products, saturation to 8 bits).
-inline std::vector<uint8_t> ShrinkChannel(const std::vector<uint8_t>& src, int sw, int sh, int dw, int dh) {
+// (src: a row-major sw x sh image of `channels` interleaved 8-bit channels,
+// each filtered on its own; the result is interleaved the same way.)
+inline std::vector<uint8_t> ShrinkChannels(const uint8_t* src, int channels, int sw, int sh, int dw, int dh) {
   auto mulhi = [](uint32_t a, uint32_t b) { return static_cast<uint16_t>(((a & 0xffff) * (b & 0xffff)) >> 16); };
   auto sat = [](uint32_t v) { return static_cast<uint8_t>(std::min<uint32_t>(v, 255)); };
-  std::vector<uint8_t> tmp(static_cast<size_t>(dw) * sh), dst(static_cast<size_t>(dw) * dh);
+  const int nc = channels, rw = dw * nc;  // a filtered row's bytes
+  std::vector<uint8_t> tmp(static_cast<size_t>(rw) * sh), dst(static_cast<size_t>(rw) * dh);
   const uint32_t xspace = 0x4000 * sw / dw, xrecip = 0x40000000 / xspace;
-  for (int y = 0; y < sh; ++y) {
-    const uint8_t* s = &src[static_cast<size_t>(y) * sw];
-    uint8_t* d = &tmp[static_cast<size_t>(y) * dw];
-    uint8_t* const end = d + dw;
-    uint16_t acc = 0;
-    uint32_t xcounter = xspace;
-    for (int x = 0; x < sw; ++x) {
-      if (xcounter > 0x4000) {
-        acc = static_cast<uint16_t>(acc + s[x]);
-        xcounter -= 0x4000;
-      } else {
-        const uint32_t xfrac = (0x4000 - xcounter) & 0xffff, s4 = s[x] << 2;
-        const uint16_t out = static_cast<uint16_t>(mulhi(s4, xcounter) + acc);
-        acc = mulhi(s4, xfrac);
-        if (d == end) break;  // (cannot happen: xspace * dw <= 0x4000 * sw)
-        *d++ = sat(mulhi(out, xrecip));
-        xcounter += xspace - 0x4000;
-      }
+  // The X pass's counter runs alike on every row: where each output pixel's
+  // boundary source pixel falls, with its weights, is worked out once; the
+  // source pixels between boundaries are summed whole.
+  struct Cut {
+    int x;
+    uint32_t xcounter, xfrac;
+  };
+  std::vector<Cut> cuts;
+  cuts.reserve(dw);
+  uint32_t xcounter = xspace;
+  for (int x = 0; x < sw && static_cast<int>(cuts.size()) < dw; ++x) {
+    if (xcounter > 0x4000) {
+      xcounter -= 0x4000;
+    } else {
+      cuts.push_back({x, xcounter, (0x4000 - xcounter) & 0xffff});
+      xcounter += xspace - 0x4000;
     }
   }
+  for (int y = 0; y < sh; ++y) {
+    const uint8_t* s = src + static_cast<size_t>(y) * sw * nc;
+    uint8_t* d = &tmp[static_cast<size_t>(y) * rw];
+    uint16_t acc[4] = {0, 0, 0, 0};
+    int x = 0;
+    for (const Cut& cut : cuts) {
+      for (; x < cut.x; ++x)
+        for (int c = 0; c < nc; ++c) acc[c] = static_cast<uint16_t>(acc[c] + s[x * nc + c]);
+      for (int c = 0; c < nc; ++c) {
+        const uint32_t s4 = s[x * nc + c] << 2;
+        const uint16_t out = static_cast<uint16_t>(mulhi(s4, cut.xcounter) + acc[c]);
+        acc[c] = mulhi(s4, cut.xfrac);
+        *d++ = sat(mulhi(out, xrecip));
+      }
+      ++x;
+    }
+  }
+  // The Y pass filters every byte of a row alike: channels need no care.
   const uint32_t yspace = 0x4000 * sh / dh, yrecip = 0x40000000 / yspace;
-  std::vector<uint16_t> acc(dw, 0);
+  std::vector<uint16_t> acc(rw, 0);
   uint32_t ycounter = yspace;
   int dy = 0;
   for (int y = 0; y < sh; ++y) {
-    const uint8_t* s = &tmp[static_cast<size_t>(y) * dw];
+    const uint8_t* s = &tmp[static_cast<size_t>(y) * rw];
     if (ycounter > 0x4000) {
-      for (int x = 0; x < dw; ++x) acc[x] = static_cast<uint16_t>(acc[x] + s[x]);
+      for (int x = 0; x < rw; ++x) acc[x] = static_cast<uint16_t>(acc[x] + s[x]);
       ycounter -= 0x4000;
     } else {
       if (dy == dh) break;
       const uint32_t yfrac = (0x4000 - ycounter) & 0xffff;
-      uint8_t* d = &dst[static_cast<size_t>(dy++) * dw];
-      for (int x = 0; x < dw; ++x) {
+      uint8_t* d = &dst[static_cast<size_t>(dy++) * rw];
+      for (int x = 0; x < rw; ++x) {
         const uint32_t s4 = s[x] << 2;
         const uint16_t out = static_cast<uint16_t>(mulhi(s4, ycounter) + acc[x]);
         acc[x] = mulhi(s4, yfrac);
@@ -762,6 +865,10 @@ inline std::vector<uint8_t> ShrinkChannel(const std::vector<uint8_t>& src, int s
     }
   }
   return dst;
+}
+
+inline std::vector<uint8_t> ShrinkChannel(const std::vector<uint8_t>& src, int sw, int sh, int dw, int dh) {
+  return ShrinkChannels(src.data(), 1, sw, sh, dw, dh);
 }
 
 }  // namespace envpool::classic_control

@@ -50,3 +50,8 @@ register(
     reward_threshold=300.0,
     render_fps=50,
 )
+
+# CarRacing: gymnasium 1.4's CarRacing-v3, and EnvPool 1.2.5's CarRacing-v2 with the one
+# difference gymnasium documents for v2 -> v3: finishing the lap truncated the episode.
+register("CarRacing-v3", "CarRacing", max_episode_steps=1000, reward_threshold=900, render_fps=50)
+register("CarRacing-v2", "CarRacing", lap_truncates=True, max_episode_steps=1000, reward_threshold=900, render_fps=50)

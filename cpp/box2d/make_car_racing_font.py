@@ -1,0 +1,169 @@
+"""Writes car_racing_font.h: what CarRacing's score text needs to be drawn as gymnasium draws it
+(pygame.font.Font(pygame.font.get_default_font(), 42).render(text, True, white, black), i.e.
+pygame's bundled SDL_ttf 2.20 with HarfBuzz on freesansbold.ttf, GPL with the font exception)
+for the characters "0123456789-" that f"{reward:04.0f}" prints.
+
+Usage: python cpp/box2d/make_car_racing_font.py  (needs pygame 2.6 as its wheel bundles it)
+
+What it writes, per character: the glyph's 8-bit coverage (42 rows, its columns), its left
+bearing in pixels and HarfBuzz's advance (26.6); per pair of characters, HarfBuzz's kerning
+as it lands in its output (the first glyph's advance, the second's advance and x offset).
+SDL_ttf places glyph i at floor(x_i + offset_i) + left (x_i: the sum of the earlier advances),
+ORs the glyph bitmaps together and makes the surface max(glyph right edges, floor(x_end)) -
+min(0, glyph left edges) wide. The script checks that model against pygame's own rendering of
+every string f"{v:04.0f}" for v in [-20000, 100000) before writing anything.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import numpy as np  # noqa: E402
+import pygame  # noqa: E402
+
+CHARS = "0123456789-"
+SIZE = 42
+
+
+class _Pos(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_int32) for n in ("x_advance", "y_advance", "x_offset", "y_offset", "var")]
+
+
+def _harfbuzz():
+    """HarfBuzz's shaper on the FreeType face, set up as SDL_ttf 2.20 sets it up (72 dpi,
+    hinted load flags), from the libraries pygame's wheel bundles."""
+    libs = os.path.join(os.path.dirname(pygame.__file__), "..", "pygame.libs")
+    ft = ctypes.CDLL(glob.glob(libs + "/libfreetype*")[0])
+    hb = ctypes.CDLL(glob.glob(libs + "/libharfbuzz*")[0])
+    path = os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
+    lib, face = ctypes.c_void_p(), ctypes.c_void_p()
+    assert ft.FT_Init_FreeType(ctypes.byref(lib)) == 0
+    assert ft.FT_New_Face(lib, path.encode(), ctypes.c_long(0), ctypes.byref(face)) == 0
+    assert ft.FT_Set_Char_Size(face, ctypes.c_long(0), ctypes.c_long(SIZE * 64), 0, 0) == 0
+    hb.hb_ft_font_create.restype = ctypes.c_void_p
+    hb.hb_buffer_create.restype = ctypes.c_void_p
+    hb.hb_buffer_get_glyph_positions.restype = ctypes.POINTER(_Pos)
+    font = ctypes.c_void_p(hb.hb_ft_font_create(face, None))
+    hb.hb_ft_font_set_load_flags(font, 0)  # FT_LOAD_DEFAULT | FT_LOAD_TARGET_NORMAL
+
+    def shape(s: str) -> list[tuple[int, int]]:
+        buf = ctypes.c_void_p(hb.hb_buffer_create())
+        hb.hb_buffer_set_direction(buf, 4)  # HB_DIRECTION_LTR
+        hb.hb_buffer_set_script(buf, ctypes.c_uint32(int.from_bytes(b"Zzzz", "big")))  # UNKNOWN
+        hb.hb_buffer_add_utf8(buf, s.encode(), -1, 0, -1)
+        hb.hb_shape(font, buf, None, 0)
+        n = ctypes.c_uint()
+        p = hb.hb_buffer_get_glyph_positions(buf, ctypes.byref(n))
+        out = [(p[i].x_advance, p[i].x_offset) for i in range(n.value)]
+        hb.hb_buffer_destroy(buf)
+        return out
+
+    return shape
+
+
+def main() -> None:
+    pygame.font.init()
+    font = pygame.font.Font(pygame.font.get_default_font(), SIZE)
+
+    def rendered(s: str) -> np.ndarray:
+        t = font.render(s, True, (255, 255, 255), (0, 0, 0))
+        return pygame.surfarray.array3d(t)[:, :, 0].T.astype(np.uint8)
+
+    shape = _harfbuzz()
+    advance = {c: shape(c)[0][0] for c in CHARS}
+    kern = {}
+    for a in CHARS:
+        for b in CHARS:
+            (a1, o1), (a2, o2) = shape(a + b)
+            assert o1 == 0
+            kern[a + b] = (a1 - advance[a], a2 - advance[b], o2)
+    glyphs = {}
+    for c in CHARS:
+        im = rendered(c)
+        cols = np.nonzero(im.any(axis=0))[0]
+        glyphs[c] = (int(cols[0]), im[:, cols[0] : cols[-1] + 1])
+
+    def model(s: str) -> np.ndarray:
+        x, placed, minx, maxx = 0, [], 0, 0
+        for i, c in enumerate(s):
+            adv, off = advance[c], 0
+            if i + 1 < len(s):
+                adv += kern[s[i : i + 2]][0]
+            if i > 0:
+                adv += kern[s[i - 1 : i + 1]][1]
+                off += kern[s[i - 1 : i + 1]][2]
+            left, bm = glyphs[c]
+            gx = (x + off) // 64 + left
+            x += adv
+            placed.append((gx, bm))
+            minx, maxx = min(minx, gx), max(maxx, gx + bm.shape[1])
+        maxx = max(maxx, x // 64)
+        out = np.zeros((SIZE, maxx - minx), np.uint8)
+        for gx, bm in placed:
+            out[:, gx - minx : gx - minx + bm.shape[1]] |= bm
+        return out
+
+    for v in range(-20000, 100000):
+        s = f"{v:04.0f}"
+        a, b = rendered(s), model(s)
+        assert a.shape == b.shape and (a == b).all(), s
+
+    lines = [
+        "// Generated by cpp/box2d/make_car_racing_font.py from pygame 2.6's default font",
+        "// (freesansbold.ttf, GPL with the font exception) at size 42, as pygame's bundled",
+        "// SDL_ttf 2.20 + HarfBuzz lay it out. Do not edit.",
+        "#ifndef ENVPOOL_BOX2D_CAR_RACING_FONT_H_",
+        "#define ENVPOOL_BOX2D_CAR_RACING_FONT_H_",
+        "",
+        "#include <cstdint>",
+        "",
+        "namespace envpool::box2d::car_racing::font {",
+        "",
+        f'constexpr char kChars[] = "{CHARS}";',
+        f"constexpr int kNumChars = {len(CHARS)}, kHeight = {SIZE};",
+        "// HarfBuzz's advance (26.6) of each character alone.",
+        "constexpr int kAdvance[kNumChars] = {" + ", ".join(str(advance[c]) for c in CHARS) + "};",
+        "// Per pair (a, b): added to a's advance, to b's advance, and b's x offset (26.6).",
+        "constexpr int kKern[kNumChars][kNumChars][3] = {",
+    ]
+    for a in CHARS:
+        lines.append("    {" + ", ".join("{{{}, {}, {}}}".format(*kern[a + b]) for b in CHARS) + "},")
+    lines += [
+        "};",
+        "// Each glyph's left bearing (pixels), bitmap width and offset into kBitmaps.",
+        "constexpr int kLeft[kNumChars] = {" + ", ".join(str(glyphs[c][0]) for c in CHARS) + "};",
+        "constexpr int kWidth[kNumChars] = {" + ", ".join(str(glyphs[c][1].shape[1]) for c in CHARS) + "};",
+    ]
+    offsets, data = [], []
+    for c in CHARS:
+        offsets.append(len(data))
+        data.extend(int(v) for v in glyphs[c][1].ravel())
+    lines.append("constexpr int kOffset[kNumChars] = {" + ", ".join(map(str, offsets)) + "};")
+    lines.append("// Coverage, kHeight rows of kWidth[c] bytes per glyph.")
+    lines.append("constexpr uint8_t kBitmaps[] = {")
+    for i in range(0, len(data), 24):
+        lines.append("    " + ", ".join(str(v) for v in data[i : i + 24]) + ",")
+    lines += [
+        "};",
+        "",
+        "}  // namespace envpool::box2d::car_racing::font",
+        "",
+        "#endif  // ENVPOOL_BOX2D_CAR_RACING_FONT_H_",
+        "",
+    ]
+    out = Path(__file__).with_name("car_racing_font.h")
+    out.write_text("\n".join(lines))
+    if shutil.which("clang-format"):  # the repository's style (.clang-format)
+        subprocess.run(["clang-format", "-i", str(out)], check=True)
+
+
+if __name__ == "__main__":
+    main()
