@@ -888,6 +888,7 @@ def _fuzz_tasks() -> list[str]:
 
 TASKS = _fuzz_tasks()
 CALLS = 500
+ATARI_FAST_CALLS = 200
 
 
 def _cases() -> list:
@@ -899,8 +900,10 @@ def _cases() -> list:
                 rng = np.random.default_rng(seed)
                 num_envs = int(rng.integers(2, 7))
                 batch = int(rng.integers(1, num_envs)) if async_ else num_envs
-                # Atari's emulator makes its cases the slowest: one runs in the fast suite.
-                heavy = _registry.kind(task) == "atari" and (async_ or mode != "next_step")
+                # Atari's emulator makes its cases the slowest (~7 CPU-s for CALLS calls): one
+                # runs in the fast suite, with ATARI_FAST_CALLS calls.
+                atari = _registry.kind(task) == "atari"
+                heavy = atari and (async_ or mode != "next_step")
                 cases.append(
                     pytest.param(
                         task,
@@ -908,6 +911,7 @@ def _cases() -> list:
                         batch,
                         mode,
                         seed,
+                        ATARI_FAST_CALLS if atari and not heavy else CALLS,
                         id=f"{task}-{'async' if async_ else 'sync'}-{mode}-n{num_envs}b{batch}",
                         marks=pytest.mark.slow if heavy else (),
                     )
@@ -926,11 +930,11 @@ def _no_hang(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     faulthandler.cancel_dump_traceback_later()
 
 
-@pytest.mark.parametrize(("task", "num_envs", "batch_size", "mode", "seed"), _cases())
-def test_fuzz_api_sequence(task: str, num_envs: int, batch_size: int, mode: str, seed: int) -> None:
+@pytest.mark.parametrize(("task", "num_envs", "batch_size", "mode", "seed", "calls"), _cases())
+def test_fuzz_api_sequence(task: str, num_envs: int, batch_size: int, mode: str, seed: int, calls: int) -> None:
     fz = Fuzzer(task, num_envs, batch_size, mode, seed)
     try:
-        for _ in range(CALLS):
+        for _ in range(calls):
             fz.step_once()
     except AssertionError as e:
         raise AssertionError(f"{e}\nlast calls:\n  " + "\n  ".join(fz.log[-12:])) from None
