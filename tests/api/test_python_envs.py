@@ -508,6 +508,7 @@ def test_pong_fidelity(mode: str, batch: int | None) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one Ray at a time under pytest-xdist
 def test_ray_pool_matches_local() -> None:
     ray = pytest.importorskip("ray")
     import envpool.ray
