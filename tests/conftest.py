@@ -32,6 +32,9 @@ def pytest_collection_finish(session) -> None:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
+    from _xdist_groups import keep_groups
+
+    keep_groups(config, items)
     # A skip hook, not addopts' -m: a command-line -m (e.g. -m "not slow")
     # replaces addopts' -m and would let the perf cases in again.
     if config.getoption("--perf"):

@@ -7,12 +7,14 @@ import gymnasium
 import numpy as np
 import pytest
 from _isolated import run_python
+from _registry import one_per_family, tasks
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import envpool
 import envpool.python.api
 import envpool.python.envpool
 import envpool.python.protocol
+from envpool import _envpool
 
 MUJOCO = "HalfCheetah-v4" in envpool.list_all_envs()
 
@@ -592,7 +594,14 @@ def test_empty_env_ids_give_an_empty_batch(env_type: str, task: str) -> None:
     assert env.step(np.zeros((N, *act_shape[1:]), act.dtype))[0].shape[0] == N
 
 
-@pytest.mark.parametrize("task", ["CartPole-v1", "Pendulum-v1", "Pong-v5", "HalfCheetah-v4"])
+# One task of each kind from the registry (the engine's test-only and Python-env kinds aside).
+ONE_PER_KIND = [
+    one_per_family(tasks(k))[0]
+    for k in sorted({m["kind"] for m in _envpool.families().values()} - {"testing", "python"})
+]
+
+
+@pytest.mark.parametrize("task", ONE_PER_KIND)
 def test_reward_is_float32_everywhere(task: str) -> None:
     spec = envpool.make_spec(task)
     assert spec.state_array_spec["reward"].dtype == np.float32

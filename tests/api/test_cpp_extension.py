@@ -26,6 +26,10 @@ import pytest
 import envpool
 from envpool import _envpool, cpp_extension
 
+# One pytest-xdist worker runs this file in order, so its module fixtures (compiled
+# builds) are made once: split across workers, each chunk of cases rebuilt them.
+pytestmark = pytest.mark.xdist_group("cpp_extension")
+
 TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
 DATA = Path(__file__).resolve().parent / "cpp_extension"

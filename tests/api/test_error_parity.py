@@ -214,6 +214,7 @@ def test_discrete_rule_is_the_engines() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one Ray at a time under pytest-xdist
 def test_ray_path_matches_python(cartpole: Any) -> None:
     """The Ray pool (two actors) refuses the same inputs, with the same type and message,
     before anything is sent."""

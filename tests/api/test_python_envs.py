@@ -159,6 +159,10 @@ def discrete(n: int) -> Any:
 
 
 MODES = [("next_step", None), ("same_step", None), ("next_step", 2), ("same_step", 3)]
+# CartPole runs every mode in the fast suite; the other envs there run two (sync
+# next_step, async same_step: each autoreset mode and each of sync/async once), and
+# the other two in the slow suite (each case starts worker processes: ~1 CPU-s).
+SOME_MODES = [m if m in (MODES[0], MODES[3]) else pytest.param(*m, marks=pytest.mark.slow) for m in MODES]
 
 
 @pytest.mark.parametrize(("mode", "batch"), MODES)
@@ -192,7 +196,7 @@ def test_timelimit_is_the_engines() -> None:
     pool.close()
 
 
-@pytest.mark.parametrize(("mode", "batch"), MODES)
+@pytest.mark.parametrize(("mode", "batch"), SOME_MODES)
 def test_frozenlake_fidelity(mode: str, batch: int | None) -> None:
     ref = functools.partial(gymnasium.make, "FrozenLake-v1")
     ends = check_fidelity(
@@ -201,7 +205,7 @@ def test_frozenlake_fidelity(mode: str, batch: int | None) -> None:
     assert ends >= 4
 
 
-@pytest.mark.parametrize(("mode", "batch"), MODES)
+@pytest.mark.parametrize(("mode", "batch"), SOME_MODES)
 def test_blackjack_fidelity(mode: str, batch: int | None) -> None:
     ref = functools.partial(gymnasium.make, "Blackjack-v1")
     ends = check_fidelity(
@@ -224,7 +228,7 @@ def dict_actions(i: int, t: int) -> dict[str, Any]:
     return {"move": rng.uniform(-1, 1, 2).astype(np.float32), "pick": int(rng.integers(1, 4))}
 
 
-@pytest.mark.parametrize(("mode", "batch"), MODES)
+@pytest.mark.parametrize(("mode", "batch"), SOME_MODES)
 def test_dict_env_fidelity(mode: str, batch: int | None) -> None:
     ends = check_fidelity(
         _py_envs.make_dict_env,
@@ -504,6 +508,7 @@ def test_pong_fidelity(mode: str, batch: int | None) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one Ray at a time under pytest-xdist
 def test_ray_pool_matches_local() -> None:
     ray = pytest.importorskip("ray")
     import envpool.ray

@@ -101,3 +101,15 @@ def test_build_fails_on_orphan_page_and_broken_reference(tmp_path: Path) -> None
     assert "missing_page" in proc.stderr
     assert "gone.md" in proc.stderr
     assert "envpool.no_such_function" in proc.stderr
+
+
+def test_the_test_command_is_the_same_in_readme_install_and_ci() -> None:
+    """README.md and docs/install.md say their test command is what .ci/run does."""
+
+    def command(path: Path) -> list[str]:
+        return [line.strip() for line in path.read_text().splitlines() if "python -m pytest" in line]
+
+    ci = command(ROOT / ".ci" / "run")
+    assert len(ci) == 1 and "-n 2" in ci[0]
+    assert ci[0] in command(ROOT / "README.md")
+    assert ci[0] in command(DOCS / "install.md")

@@ -123,7 +123,11 @@ def run_against_reference(
     return terminations
 
 
-@pytest.mark.parametrize("game", FIDELITY_GAMES)
+# Pong and Breakout (its terminations) in the fast suite, the other games in the slow one
+# (2000 steps against ale-py: ~3 CPU-s a game).
+@pytest.mark.parametrize(
+    "game", [g if g in ("Pong", "Breakout") else pytest.param(g, marks=pytest.mark.slow) for g in FIDELITY_GAMES]
+)
 def test_fidelity_grayscale(game: str) -> None:
     terminations = run_against_reference(game, 2000)
     if game == "Breakout":
@@ -174,7 +178,7 @@ def test_fidelity_tall_screen() -> None:
     run_against_reference("Adventure", 300)
 
 
-@pytest.mark.parametrize("game", ["Pong", "Breakout"])
+@pytest.mark.parametrize("game", [pytest.param("Pong", marks=pytest.mark.slow), "Breakout"])
 def test_fidelity_rgb(game: str) -> None:
     run_against_reference(game, 2000, gray=False)
 

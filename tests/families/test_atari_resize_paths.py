@@ -19,6 +19,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+# One pytest-xdist worker runs this file in order, so its module fixtures (compiled
+# builds) are made once: split across workers, each chunk of cases rebuilt them.
+pytestmark = pytest.mark.xdist_group("atari_resize_paths")
+
 cv2 = pytest.importorskip("cv2")
 
 ROOT = Path(__file__).resolve().parents[2]

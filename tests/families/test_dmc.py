@@ -95,7 +95,16 @@ def _our_xml(domain: str, task: str) -> bytes:
     return xml.encode() if xml else dmc._read(f"{domain}.xml")
 
 
-@pytest.mark.parametrize(("domain", "task"), TASKS, ids=_ids(TASKS))
+# The largest models (dog: ~2.5 CPU-s to load twice and compare, humanoid_CMU ~1): the model and
+# the specs of one task of each in the fast suite, the others' (the same model) in the slow one.
+HEAVY = {"dog", "humanoid_CMU"}
+FIRST_OF_HEAVY = [
+    pytest.param(d, t, marks=pytest.mark.slow) if d in HEAVY and any(d == d0 for d0, _ in TASKS[:i]) else (d, t)
+    for i, (d, t) in enumerate(TASKS)
+]
+
+
+@pytest.mark.parametrize(("domain", "task"), FIRST_OF_HEAVY, ids=_ids(TASKS))
 def test_model_equals_suite_load(domain, task):
     """The XML we hand the engine compiles to dm_control's model, byte for byte."""
     from dm_control.suite import common
@@ -116,7 +125,7 @@ def test_model_equals_suite_load(domain, task):
     np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize(("domain", "task"), TASKS, ids=_ids(TASKS))
+@pytest.mark.parametrize(("domain", "task"), FIRST_OF_HEAVY, ids=_ids(TASKS))
 def test_specs(domain, task):
     env = suite.load(domain, task, task_kwargs={"random": 0})
     spec = envpool.make_spec(dmc.task_id(domain, task))
@@ -177,14 +186,24 @@ def _rollout_equal(domain, task, steps, seed=3, num_envs=2, task_kwargs=None, en
 
 
 # The slowest models (dog, humanoid_CMU, quadruped's escape terrain: 4-15 s a test) run in the full suite only.
-HEAVY = {"dog", "humanoid_CMU"}
 MARKED_TASKS = [
     pytest.param(d, t, marks=pytest.mark.slow) if d in HEAVY or (d, t) == ("quadruped", "escape") else (d, t)
     for d, t in TASKS
 ]
 
 
+# The fast suite steps each task (heavy models aside) for FIRST_STEPS steps; the whole
+# first episode and past its end (DEFAULT_STEPS) is the slow suite's, for every task.
+FIRST_STEPS = 150
+
+
 @pytest.mark.parametrize(("domain", "task"), MARKED_TASKS, ids=_ids(TASKS))
+def test_first_steps(domain, task):
+    _rollout_equal(domain, task, FIRST_STEPS)
+
+
+@pytest.mark.slow  # ~1 CPU-s a task (1100 steps of dm_control's Python): 42 tasks
+@pytest.mark.parametrize(("domain", "task"), TASKS, ids=_ids(TASKS))
 def test_step_for_step(domain, task):
     ended = _rollout_equal(domain, task, STEPS.get((domain, task), DEFAULT_STEPS))
     assert ended >= (0 if domain == "lqr" else 1)  # lqr has no time limit

@@ -4,6 +4,7 @@ failure, and no actors left after close()."""
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
@@ -181,6 +182,19 @@ def _block(actor, seconds):
     return actor.__ray_call__.remote(lambda self: time.sleep(seconds))
 
 
+def _block_until(actor, flag, limit=120.0):
+    """Queue a wait in an actor until the file `flag` exists (the cluster's nodes
+    share this machine): its next calls wait behind it, for as long as the test
+    wants. `limit` only keeps a failing test from hanging."""
+
+    def wait(self):
+        end = time.monotonic() + limit
+        while not os.path.exists(flag) and time.monotonic() < end:
+            time.sleep(0.01)
+
+    return actor.__ray_call__.remote(wait)
+
+
 def _kill_and_wait(actor, timeout=30.0):
     """ray.kill returns before the actor is gone: a call made right after it can still run.
     Waits until the actor refuses calls."""
@@ -195,7 +209,7 @@ def _kill_and_wait(actor, timeout=30.0):
     raise AssertionError("the killed actor still answers")
 
 
-def test_async_recv_returns_the_first_envs_to_finish_across_actors(pools):
+def test_async_recv_returns_the_first_envs_to_finish_across_actors(pools, tmp_path):
     n, b = 6, 2
     envs = pools("CartPole-v1", "gymnasium", num_envs=n, num_actors=3, batch_size=b, seed=0, placement=ONE_PER_NODE)
     assert envs.is_async
@@ -207,15 +221,16 @@ def test_async_recv_returns_the_first_envs_to_finish_across_actors(pools):
         assert len(info["env_id"]) == b
         seen += info["env_id"].tolist()
     assert sorted(seen) == list(range(n))
-    _block(envs.actors[0], 1.5)
+    flag = tmp_path / "release"
+    blocked = _block_until(envs.actors[0], str(flag))
     envs.send(np.zeros(n, dtype=np.int64), np.arange(n))
-    start = time.perf_counter()
     first = [envs.recv()[4]["env_id"].tolist() for _ in range(2)]
-    fast_time = time.perf_counter() - start
+    # the other actors' envs came back while actor 0 was still held: recv waited for none of its envs
+    assert not ray.wait([blocked], timeout=0)[0]
+    assert not slow & set(first[0] + first[1])
+    flag.touch()
     last = envs.recv()[4]["env_id"].tolist()
-    slow_time = time.perf_counter() - start
-    assert not slow & set(first[0] + first[1])  # the other actors' envs come first
-    assert set(last) == slow and fast_time < 1.0 < slow_time
+    assert set(last) == slow
     # a batch larger than one actor's call takes rows from several calls
     envs.close()
     envs = pools("CartPole-v1", "gym", num_envs=n, num_actors=3, batch_size=3, seed=0, placement=ONE_PER_NODE)
