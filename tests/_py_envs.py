@@ -127,3 +127,38 @@ class TextEnv(gymnasium.Env):
 
 def failing_env_fn() -> Any:
     raise OSError("cannot build this env")
+
+
+_steps_in_this_process = 0
+
+
+class OrderEnv(gymnasium.Env):
+    """Shows when and in which order a worker process steps its envs. obs[0] counts the
+    steps of every OrderEnv in the process (so it orders them); action 1 sleeps 0.2 s
+    first, 2 waits (up to 10 s) for the file at `path` and says in obs[1] whether it
+    came, 3 creates it."""
+
+    observation_space = spaces.Box(-1e9, 1e9, (2,), np.float64)
+    action_space = spaces.Discrete(4)
+
+    def __init__(self, path: str = "") -> None:
+        self.path = path
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        super().reset(seed=seed)
+        return np.zeros(2), {}
+
+    def step(self, action: int) -> Any:
+        global _steps_in_this_process
+        came = 0.0
+        if action == 1:
+            time.sleep(0.2)
+        elif action == 2:
+            deadline = time.monotonic() + 10
+            while not os.path.exists(self.path) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            came = float(os.path.exists(self.path))
+        elif action == 3:
+            open(self.path, "w").close()  # noqa: SIM115 - an empty marker
+        _steps_in_this_process += 1
+        return np.array([float(_steps_in_this_process), came]), 0.0, False, False, {}
