@@ -79,15 +79,17 @@ def make_dict_env(render_mode: str | None = None) -> DictEnv:
 class FaultyEnv(gymnasium.Env):
     """CartPole-like spaces; its step misbehaves on command: action 2 raises a custom
     exception, 3 a ValueError, 4 os._exit(3), 5 SIGKILLs itself, 6 segfaults, 7 hangs,
-    8 raises an exception that cannot be pickled."""
+    8 raises an exception that cannot be pickled. obs: steps since reset, the worker's
+    pid, a number drawn from the env's generator at reset (which seed it had)."""
 
-    observation_space = spaces.Box(-1e9, 1e9, (2,), np.float64)
+    observation_space = spaces.Box(-1e9, 1e9, (3,), np.float64)
     action_space = spaces.Discrete(9)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         super().reset(seed=seed)
         self.t = 0
-        return np.array([0.0, float(os.getpid())]), {}
+        self.draw = float(self.np_random.random())
+        return np.array([0.0, float(os.getpid()), self.draw]), {}
 
     def step(self, action: int) -> Any:
         if action == 2:
@@ -109,7 +111,7 @@ class FaultyEnv(gymnasium.Env):
             e.lock = threading.Lock()
             raise e
         self.t += 1
-        return np.array([float(self.t), float(os.getpid())]), 1.0, False, False, {}
+        return np.array([float(self.t), float(os.getpid()), self.draw]), 1.0, False, False, {}
 
 
 class EnvBoom(Exception):

@@ -267,6 +267,15 @@ class ProcEnv : public Env {
            "); its envs are re-created and reset on their next step";
   }
 
+  // The env is re-created in the worker of generation g: its first reset
+  // there carries the seed this env was last seeded with (the pool's seed +
+  // env id, or the last reset(seed=...)), so that a run with a worker's death
+  // is still reproducible.
+  void Replaced(uint32_t g) {
+    gen_ = g;
+    has_seed_ = true;
+  }
+
   void CopyActions(const ActionRow& action) {
     for (std::size_t k = 0; k < layout_.action.size(); ++k)
       std::memcpy(slot_ + layout_.action_off[k], ActionPtr(action, static_cast<int>(k), layout_.action[k].dtype),
@@ -289,7 +298,7 @@ class ProcEnv : public Env {
     if (g != gen_) {
       // The worker was replaced since this env last ran: the env it held
       // is gone. A reset simply starts on the new one.
-      gen_ = g;
+      Replaced(g);
       if (cmd != kCmdReset) throw std::runtime_error(DeathMessage());
     }
     if (U32(record_ + 16)->load() != 0) throw std::runtime_error(Who() + ": its worker process could not be restarted");
@@ -342,7 +351,7 @@ class ProcEnv : public Env {
       if (U32(base_ + 4)->load() != 0)
         throw std::runtime_error(Who() + ": the pool was closed while its worker process was stepping it");
       if (gen->load(std::memory_order_acquire) != g) {
-        gen_ = gen->load(std::memory_order_acquire);
+        Replaced(gen->load(std::memory_order_acquire));
         throw std::runtime_error(DeathMessage());
       }
       // The timeout counts from when the worker took the request up (not
@@ -359,7 +368,7 @@ class ProcEnv : public Env {
           const timespec t{0, 20 * 1000 * 1000};
           nanosleep(&t, nullptr);
         }
-        gen_ = gen->load(std::memory_order_acquire);
+        Replaced(gen->load(std::memory_order_acquire));
         throw std::runtime_error(Who() + ": its step took over " + std::to_string(step_timeout_) +
                                  " s (step_timeout); its worker process was killed, and its envs are re-created and "
                                  "reset on their next step");

@@ -177,6 +177,22 @@ def test_cartpole_fidelity(mode: str, batch: int | None) -> None:
     assert ends >= 4
 
 
+def test_pendulum_fidelity() -> None:
+    """A Box action (float32, read from the segment by the worker's Python reader) and a
+    Box observation (copied by the C++ serving loop), bit for bit, async."""
+    ref = functools.partial(gymnasium.make, "Pendulum-v1", max_episode_steps=20)
+    ends = check_fidelity(
+        "gymnasium:Pendulum-v1",
+        ref,
+        lambda i, t: np.array([2 * np.sin(i + 0.7 * t)], np.float32),
+        batch_size=2,
+        max_episode_steps=20,
+        num_workers=2,
+        steps=60,
+    )
+    assert ends >= 2
+
+
 def test_timelimit_is_the_engines() -> None:
     """gymnasium.make's TimeLimit becomes max_episode_steps (not applied twice)."""
     pool = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=1, num_workers=1)
