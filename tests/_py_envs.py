@@ -79,15 +79,17 @@ def make_dict_env(render_mode: str | None = None) -> DictEnv:
 class FaultyEnv(gymnasium.Env):
     """CartPole-like spaces; its step misbehaves on command: action 2 raises a custom
     exception, 3 a ValueError, 4 os._exit(3), 5 SIGKILLs itself, 6 segfaults, 7 hangs,
-    8 raises an exception that cannot be pickled."""
+    8 raises an exception that cannot be pickled. obs: steps since reset, the worker's
+    pid, a number drawn from the env's generator at reset (which seed it had)."""
 
-    observation_space = spaces.Box(-1e9, 1e9, (2,), np.float64)
+    observation_space = spaces.Box(-1e9, 1e9, (3,), np.float64)
     action_space = spaces.Discrete(9)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         super().reset(seed=seed)
         self.t = 0
-        return np.array([0.0, float(os.getpid())]), {}
+        self.draw = float(self.np_random.random())
+        return np.array([0.0, float(os.getpid()), self.draw]), {}
 
     def step(self, action: int) -> Any:
         if action == 2:
@@ -109,7 +111,7 @@ class FaultyEnv(gymnasium.Env):
             e.lock = threading.Lock()
             raise e
         self.t += 1
-        return np.array([float(self.t), float(os.getpid())]), 1.0, False, False, {}
+        return np.array([float(self.t), float(os.getpid()), self.draw]), 1.0, False, False, {}
 
 
 class EnvBoom(Exception):
@@ -127,3 +129,38 @@ class TextEnv(gymnasium.Env):
 
 def failing_env_fn() -> Any:
     raise OSError("cannot build this env")
+
+
+_steps_in_this_process = 0
+
+
+class OrderEnv(gymnasium.Env):
+    """Shows when and in which order a worker process steps its envs. obs[0] counts the
+    steps of every OrderEnv in the process (so it orders them); action 1 sleeps 0.2 s
+    first, 2 waits (up to 10 s) for the file at `path` and says in obs[1] whether it
+    came, 3 creates it."""
+
+    observation_space = spaces.Box(-1e9, 1e9, (2,), np.float64)
+    action_space = spaces.Discrete(4)
+
+    def __init__(self, path: str = "") -> None:
+        self.path = path
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        super().reset(seed=seed)
+        return np.zeros(2), {}
+
+    def step(self, action: int) -> Any:
+        global _steps_in_this_process
+        came = 0.0
+        if action == 1:
+            time.sleep(0.2)
+        elif action == 2:
+            deadline = time.monotonic() + 10
+            while not os.path.exists(self.path) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            came = float(os.path.exists(self.path))
+        elif action == 3:
+            open(self.path, "w").close()  # noqa: SIM115 - an empty marker
+        _steps_in_this_process += 1
+        return np.array([float(_steps_in_this_process), came]), 0.0, False, False, {}

@@ -88,12 +88,13 @@ class Env {
   // anything else as RuntimeError (errors.h's table, on every path).
   virtual StepResult Step(const ActionRow& action, const StateRow& out) = 0;
 
-  // A hint that this thread's next call on the env is Step(*action) (or,
-  // with action null, a Reset, seeded with *seed when seed is not null):
-  // an env whose work runs elsewhere (another process) starts it here, and
-  // the Step/Reset that follows waits for it. Families that set
-  // Family::steps_elsewhere get it for every env of a call before the
-  // first Step/Reset. What goes wrong is reported by that Step/Reset.
+  // A hint that the env's next call (on this thread or, in a later task, on
+  // another) is Step(*action) (or, with action null, a Reset, seeded with
+  // *seed when seed is not null): an env whose work runs elsewhere (another
+  // process) starts it here, and the Step/Reset that follows waits for it.
+  // Families that set Family::steps_elsewhere get it for every env of a
+  // call (or a send) before the first Step/Reset. What goes wrong is
+  // reported by that Step/Reset.
   virtual void Prepare(const ActionRow* action, const uint64_t* seed) { (void)action, (void)seed; }
 
   // Rendering (render_mode="rgb_array"). RenderSize() is the frame's

@@ -307,6 +307,13 @@ class EnvPool : private BatchRing::Host {
       }
       in_flight_[env_ids[i]].store(true, std::memory_order_relaxed);
       if (push) tasks_[i] = TaskOf(kind, env_ids, i, batch, seeds);
+      // Envs that step elsewhere start now, not when a stepping thread takes
+      // the task: with fewer threads than envs in flight, a thread waiting
+      // for one env would otherwise leave the others' workers idle (async, a
+      // 10x spread of 1 ms Python steps, 8 envs, 2 threads: 0.71 of an even
+      // spread).
+      if (push && prepares_ && (kind == Task::kStep || kind == Task::kReset))
+        envs_.Prepare(tasks_[i], s, s.action.data());
     }
     in_flight_total_ += n;
     if (batch == nullptr) unreserved_ += n;

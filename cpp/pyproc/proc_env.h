@@ -15,12 +15,15 @@
 //   header (64):  u32 magic, u32 closing, u32 num_envs, u32 num_workers
 //   worker w (64 each, from 64): i32 pid, u32 gen, u32 doorbell, i32 death_status
 //                 (multiprocessing's exitcode: >= 0 exit code, < 0 -signal),
-//                 u32 broken (the worker could not be restarted)
+//                 u32 broken (the worker could not be restarted), u32 ticket
+//                 (@20: the next request's arrival number), u32 sleeping (@24:
+//                 the worker sleeps on the doorbell)
 //   env slot i (slot_bytes each, from 64 + 64 * num_workers):
 //     control (64): u32 req, u32 done, u32 cmd, u32 gen, u64 seed, u32 has_seed,
 //                   u32 status, f64 reward, u8 terminated, u8 truncated, u32 error_req
 //                   (@44: the request an error answers), u32 begun (@48: the request taken up),
-//                   u32 sleeping (@52: a thread sleeps on done)
+//                   u32 sleeping (@52: a thread sleeps on done), u32 ticket (@56: the
+//                   request's arrival number; the worker serves in arrival order)
 //     each action array, then each state array (8-byte aligned, in spec order),
 //     the render frame (h * w * 3), the error text (u32 length, then UTF-8).
 #ifndef ENVPOOL_PYPROC_PROC_ENV_H_
@@ -264,6 +267,15 @@ class ProcEnv : public Env {
            "); its envs are re-created and reset on their next step";
   }
 
+  // The env is re-created in the worker of generation g: its first reset
+  // there carries the seed this env was last seeded with (the pool's seed +
+  // env id, or the last reset(seed=...)), so that a run with a worker's death
+  // is still reproducible.
+  void Replaced(uint32_t g) {
+    gen_ = g;
+    has_seed_ = true;
+  }
+
   void CopyActions(const ActionRow& action) {
     for (std::size_t k = 0; k < layout_.action.size(); ++k)
       std::memcpy(slot_ + layout_.action_off[k], ActionPtr(action, static_cast<int>(k), layout_.action[k].dtype),
@@ -286,7 +298,7 @@ class ProcEnv : public Env {
     if (g != gen_) {
       // The worker was replaced since this env last ran: the env it held
       // is gone. A reset simply starts on the new one.
-      gen_ = g;
+      Replaced(g);
       if (cmd != kCmdReset) throw std::runtime_error(DeathMessage());
     }
     if (U32(record_ + 16)->load() != 0) throw std::runtime_error(Who() + ": its worker process could not be restarted");
@@ -301,14 +313,19 @@ class ProcEnv : public Env {
     std::memcpy(slot_ + 16, &seed_, sizeof(seed_));
     U32(slot_ + 24)->store(cmd == kCmdReset && has_seed_ ? 1 : 0, std::memory_order_relaxed);
     if (cmd == kCmdReset) has_seed_ = false;
+    // The arrival number: the worker serves its pending requests in order.
+    U32(slot_ + 56)->store(U32(record_ + 20)->fetch_add(1, std::memory_order_relaxed), std::memory_order_relaxed);
     std::atomic<uint32_t>* req = U32(slot_);
     want_ = req->load(std::memory_order_relaxed) + 1;
     posted_gen_ = g;
     posted_ = cmd;
     req->store(want_, std::memory_order_release);
     std::atomic<uint32_t>* doorbell = U32(record_ + 8);
-    doorbell->fetch_add(1, std::memory_order_acq_rel);
-    Futex(doorbell, FUTEX_WAKE, 1, nullptr);
+    doorbell->fetch_add(1, std::memory_order_seq_cst);
+    // The worker raises its flag before it re-checks the doorbell and sleeps:
+    // a busy worker costs no system call here, and of the envs posted to a
+    // sleeping worker only the first wakes it.
+    if (U32(record_ + 24)->exchange(0, std::memory_order_seq_cst) != 0) Futex(doorbell, FUTEX_WAKE, 1, nullptr);
   }
 
   // Waits for the posted request, noticing a closing pool, a dead worker
@@ -334,7 +351,7 @@ class ProcEnv : public Env {
       if (U32(base_ + 4)->load() != 0)
         throw std::runtime_error(Who() + ": the pool was closed while its worker process was stepping it");
       if (gen->load(std::memory_order_acquire) != g) {
-        gen_ = gen->load(std::memory_order_acquire);
+        Replaced(gen->load(std::memory_order_acquire));
         throw std::runtime_error(DeathMessage());
       }
       // The timeout counts from when the worker took the request up (not
@@ -351,7 +368,7 @@ class ProcEnv : public Env {
           const timespec t{0, 20 * 1000 * 1000};
           nanosleep(&t, nullptr);
         }
-        gen_ = gen->load(std::memory_order_acquire);
+        Replaced(gen->load(std::memory_order_acquire));
         throw std::runtime_error(Who() + ": its step took over " + std::to_string(step_timeout_) +
                                  " s (step_timeout); its worker process was killed, and its envs are re-created and "
                                  "reset on their next step");

@@ -1,54 +1,212 @@
 #include "cpp/python/futex.h"
 
 #include <linux/futex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace py = pybind11;
 
 namespace envpool::python {
 
+// A worker process's loop over its slots of a shared-memory segment, so that a
+// step costs the worker no Python of its own: only the env's step (and, where
+// the arrays need it, small Python helpers). The protocol, shared with whoever
+// posts the requests (offsets in bytes):
+//   worker record: u32 doorbell @8 (bumped after each request), u32 ticket @20
+//     (each request's arrival number), u32 sleeping @24 (raised while this loop
+//     sleeps on the doorbell: posters wake it only then);
+//   each slot's control block: u32 req @0, u32 done @4, u32 cmd @8, u32 gen @12,
+//     u32 status @28, f64 reward @32, u8 terminated @40, u8 truncated @41,
+//     u32 begun @48, u32 sleeping @52 (its poster sleeps on done), u32 ticket @56;
+//   a request is pending while req != done and the slot's gen is the loop's.
+// Pending requests are served in arrival order (their tickets), one at a time:
+// begun = req, the command, status, then done = req and a wake-up of a poster
+// that sleeps.
+namespace {
+
+std::atomic<uint32_t>* Word(char* p) { return reinterpret_cast<std::atomic<uint32_t>*>(p); }
+
+// Wakes the posters of these slots that sleep on done (they raise their flag
+// before they re-check done and sleep; the first waker lowers it).
+void Wake(std::vector<char*>& slots) {
+  for (char* s : slots)
+    if (Word(s + 52)->exchange(0, std::memory_order_seq_cst) != 0)
+      syscall(SYS_futex, s + 4, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+  slots.clear();
+}
+
+enum : uint32_t { kStepCommand = 2 };
+
+// How a step command is served without the Python handler: the env's bound
+// step, how its action is read from the slot, where its observation goes.
+struct FastStep {
+  std::vector<py::object> step;  // per slot
+  std::vector<std::size_t> action_off, obs_off;
+  char action_kind = 0;  // 'i' signed / 'u' unsigned / 'b' bool integer read here; 0: action_reader(k)
+  int action_size = 0;
+  py::object action_reader, write_obs, write_info;
+  py::dtype obs_dtype;
+  std::size_t obs_bytes = 0;
+};
+
+py::object ReadInt(const char* p, char kind, int size) {
+  if (kind == 'b') return py::int_(p[0] != 0 ? 1 : 0);
+  uint64_t u = 0;
+  std::memcpy(&u, p, static_cast<std::size_t>(size));  // little-endian
+  if (kind != 'i') return py::int_(u);
+  const int shift = 64 - 8 * size;  // sign-extends a narrower int
+  return py::int_(static_cast<int64_t>(u << shift) >> shift);
+}
+
+// One step the fast way; what goes wrong is a Python exception, as in the handler.
+uint32_t FastStepOnce(char* base, char* slot, std::size_t k, const FastStep& f) {
+  py::object action =
+      f.action_kind != 0 ? ReadInt(base + f.action_off[k], f.action_kind, f.action_size) : f.action_reader(k);
+  py::object result = f.step[k](action);
+  if (!PyTuple_Check(result.ptr()) || PyTuple_GET_SIZE(result.ptr()) != 5)
+    throw py::value_error("step() must return (obs, reward, terminated, truncated, info)");
+  py::tuple r = py::reinterpret_borrow<py::tuple>(result);
+  py::handle obs = r[0];
+  bool copied = false;
+  if (py::isinstance<py::array>(obs)) {
+    py::array a = py::reinterpret_borrow<py::array>(obs);
+    if (a.dtype().equal(f.obs_dtype) && static_cast<std::size_t>(a.nbytes()) == f.obs_bytes &&
+        (a.flags() & py::array::c_style) != 0) {
+      std::memcpy(base + f.obs_off[k], a.data(), f.obs_bytes);
+      copied = true;
+    }
+  }
+  if (!copied) f.write_obs(k, obs);
+  const double reward = PyFloat_AsDouble(r[1].ptr());
+  if (reward == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+  const int terminated = PyObject_IsTrue(r[2].ptr());
+  if (terminated < 0) throw py::error_already_set();
+  const int truncated = PyObject_IsTrue(r[3].ptr());
+  if (truncated < 0) throw py::error_already_set();
+  if (!f.write_info.is_none()) f.write_info(k, r[4]);
+  std::memcpy(slot + 32, &reward, sizeof(reward));
+  slot[40] = static_cast<char>(terminated);
+  slot[41] = static_cast<char>(truncated);
+  return 0;
+}
+
+}  // namespace
+
+static void RegisterServeSlots(py::module_& m) {
+  m.def(
+      "_serve_slots",
+      [](uintptr_t addr, std::size_t record_off, std::size_t closing_off, const std::vector<std::size_t>& slot_off,
+         uint32_t gen, long parent_pid, const py::object& handle, const py::object& fail, const py::object& fast) {
+        char* base = reinterpret_cast<char*>(addr);
+        std::atomic<uint32_t>* doorbell = Word(base + record_off + 8);
+        std::atomic<uint32_t>* sleeping = Word(base + record_off + 24);
+        std::atomic<uint32_t>* closing = Word(base + closing_off);
+        std::optional<FastStep> f;
+        if (!fast.is_none()) {
+          py::tuple t = fast.cast<py::tuple>();
+          f.emplace();
+          f->step = t[0].cast<std::vector<py::object>>();
+          f->action_off = t[1].cast<std::vector<std::size_t>>();
+          const std::string kind = t[2].cast<std::string>();
+          f->action_kind = kind.empty() ? 0 : kind[0];
+          f->action_size = t[3].cast<int>();
+          f->action_reader = t[4];
+          f->obs_off = t[5].cast<std::vector<std::size_t>>();
+          f->obs_dtype = py::dtype::from_args(t[6]);
+          f->obs_bytes = t[7].cast<std::size_t>();
+          f->write_obs = t[8];
+          f->write_info = t[9];
+        }
+        const std::size_t n = slot_off.size();
+        // Done is published at once, but waking a poster that sleeps on it
+        // (a system call here, a context switch there) is held back while
+        // the next steps are short, so that a poster waiting for a block of
+        // cheap steps wakes once: a result waits at most about kHoldFor.
+        constexpr auto kHoldFor = std::chrono::microseconds(50);
+        std::vector<std::chrono::steady_clock::duration> expected(n, std::chrono::steady_clock::duration::zero());
+        std::vector<char*> held;
+        held.reserve(n);
+        auto held_since = std::chrono::steady_clock::now();
+        for (;;) {
+          const uint32_t bell = doorbell->load(std::memory_order_acquire);
+          for (;;) {
+            std::size_t best = n;
+            uint32_t best_ticket = 0, best_req = 0;
+            for (std::size_t k = 0; k < n; ++k) {
+              char* s = base + slot_off[k];
+              const uint32_t req = Word(s)->load(std::memory_order_acquire);
+              if (req == Word(s + 4)->load(std::memory_order_relaxed) ||
+                  Word(s + 12)->load(std::memory_order_relaxed) != gen)
+                continue;
+              const uint32_t ticket = Word(s + 56)->load(std::memory_order_relaxed);
+              if (best == n || static_cast<int32_t>(ticket - best_ticket) < 0) {
+                best = k;
+                best_ticket = ticket;
+                best_req = req;
+              }
+            }
+            if (best == n) break;
+            // A step expected to be long (or a result held back too long)
+            // releases the held-back wake-ups first.
+            const auto now = std::chrono::steady_clock::now();
+            if (!held.empty() && (expected[best] > kHoldFor || now - held_since > kHoldFor)) Wake(held);
+            char* s = base + slot_off[best];
+            Word(s + 48)->store(best_req, std::memory_order_release);  // begun: the step timeout counts from here
+            uint32_t status = 0;
+            if (f && Word(s + 8)->load(std::memory_order_relaxed) == kStepCommand) {
+              try {
+                status = FastStepOnce(base, s, best, *f);
+              } catch (py::error_already_set& e) {
+                if (!e.matches(PyExc_Exception)) throw;  // SystemExit, KeyboardInterrupt: the worker ends
+                status = fail(best, best_req, e.value(), e.trace()).cast<uint32_t>();
+              }
+            } else {
+              status = handle(best, best_req).cast<uint32_t>();
+            }
+            Word(s + 28)->store(status, std::memory_order_relaxed);
+            Word(s + 4)->store(best_req, std::memory_order_seq_cst);
+            expected[best] = std::chrono::steady_clock::now() - now;
+            if (held.empty()) held_since = now;
+            held.push_back(s);
+          }
+          Wake(held);
+          if (closing->load(std::memory_order_acquire) != 0) return std::string("closed");
+          bool rang = true;
+          sleeping->store(1, std::memory_order_seq_cst);
+          if (doorbell->load(std::memory_order_seq_cst) == bell) {
+            py::gil_scoped_release release;
+            const timespec tick{0, 500 * 1000 * 1000};
+            syscall(SYS_futex, doorbell, FUTEX_WAIT, bell, &tick, nullptr, 0);
+            rang = doorbell->load(std::memory_order_acquire) != bell;
+          }
+          sleeping->store(0, std::memory_order_relaxed);
+          if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+          if (!rang && getppid() != parent_pid) return std::string("orphaned");
+        }
+      },
+      py::arg("addr"), py::arg("record_off"), py::arg("closing_off"), py::arg("slot_off"), py::arg("gen"),
+      py::arg("parent_pid"), py::arg("handle"), py::arg("fail"), py::arg("fast"),
+      "Serve the slots at slot_off (offsets from addr) until the word at closing_off is set ('closed') or the "
+      "parent is gone ('orphaned'); see the protocol above");
+}
+
 void RegisterFutex(py::module_& m) {
+  RegisterServeSlots(m);
   // Process-shared futex words (e.g. in a shared-memory segment that worker
   // processes step envs through): the address is an integer, the word a
   // uint32. Not a public API.
-  m.def(
-      "_futex_wait",
-      [](uintptr_t addr, uint32_t expected, double timeout_s) {
-        auto* word = reinterpret_cast<std::atomic<uint32_t>*>(addr);
-        if (word->load(std::memory_order_acquire) != expected) return true;
-        py::gil_scoped_release release;
-        timespec t{static_cast<time_t>(timeout_s),
-                   static_cast<long>((timeout_s - static_cast<time_t>(timeout_s)) * 1e9)};
-        syscall(SYS_futex, word, FUTEX_WAIT, expected, timeout_s >= 0 ? &t : nullptr, nullptr, 0);
-        return word->load(std::memory_order_acquire) != expected;
-      },
-      py::arg("addr"), py::arg("expected"), py::arg("timeout_s"),
-      "Sleep while the uint32 at addr holds expected (at most timeout_s; < 0: no limit); whether it changed");
-  m.def(
-      "_futex_store_wake",
-      [](uintptr_t addr, uint32_t value) {
-        auto* word = reinterpret_cast<std::atomic<uint32_t>*>(addr);
-        word->store(value, std::memory_order_release);
-        syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
-      },
-      py::arg("addr"), py::arg("value"), "Store value (release) in the uint32 at addr and wake its waiters");
-  m.def(
-      "_futex_store_wake_if",
-      [](uintptr_t addr, uint32_t value, uintptr_t flag) {
-        auto* word = reinterpret_cast<std::atomic<uint32_t>*>(addr);
-        word->store(value, std::memory_order_seq_cst);
-        // The waiter raises its flag before it re-checks the word and sleeps.
-        if (reinterpret_cast<std::atomic<uint32_t>*>(flag)->load(std::memory_order_seq_cst) != 0)
-          syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
-      },
-      py::arg("addr"), py::arg("value"), py::arg("flag"),
-      "Store value in the uint32 at addr; wake its waiters if the uint32 at flag is set (one sleeps)");
   m.def(
       "_futex_wake",
       [](uintptr_t addr) {

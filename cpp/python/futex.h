@@ -1,5 +1,6 @@
 // Process-shared futex words for Python code (worker processes that step envs
-// through a shared-memory segment): _envpool._futex_wait and friends.
+// through a shared-memory segment): _envpool._futex_wake, and the worker's
+// serving loop _envpool._serve_slots.
 #ifndef ENVPOOL_PYTHON_FUTEX_H_
 #define ENVPOOL_PYTHON_FUTEX_H_
 

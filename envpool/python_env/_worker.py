@@ -146,11 +146,7 @@ def _serve(
     seeds = np.ndarray((n,), np.uint64, buffer=mm, offset=first + 16, strides=(sb,))
     rewards = np.ndarray((n,), np.float64, buffer=mm, offset=first + 32, strides=(sb,))
     flags = np.ndarray((n, 2), np.uint8, buffer=mm, offset=first + 40, strides=(sb, 1))
-    header = np.ndarray((16,), np.uint32, buffer=mm, offset=0)
     rec_off = sp.HEADER + sp.WORKER_RECORD * worker
-    doorbell = np.ndarray((), np.uint32, buffer=mm, offset=rec_off + 8)
-    doorbell_addr = addr + rec_off + 8
-    done_addr = [addr + first + sb * k + 4 for k in range(n)]
     n_obs = len(obs_leaves)
     single_obs = n_obs == 1 and not obs_leaves[0].path
     obs_views = [
@@ -172,31 +168,36 @@ def _serve(
     err_off = [first + sb * k + layout.error_off for k in range(n)]
     obs_paths = [leaf.path for leaf in obs_leaves]
     info_keys = [leaf.path[0] for leaf in info_leaves]
-    store_wake = ev._futex_store_wake_if
-    futex_wait = ev._futex_wait
 
-    def write_state(k: int, obs: Any, info: dict[str, Any]) -> None:
+    def write_obs(k: int, obs: Any) -> None:
         views = obs_views[k]
         if single_obs:
             views[0][...] = obs
         else:
             for view, path in zip(views, obs_paths):
                 view[...] = _pick(obs, path)
-        if info_keys:
-            for view, key in zip(info_views[k], info_keys):
-                value = info.get(key)
-                if value is None:
-                    view[...] = 0
-                else:
-                    try:
-                        view[...] = value
-                    except (TypeError, ValueError):
-                        view[...] = 0
 
-    def fail(k: int, req: int, e: BaseException) -> int:
+    def write_info(k: int, info: Any) -> None:
+        for view, key in zip(info_views[k], info_keys):
+            value = info.get(key)
+            if value is None:
+                view[...] = 0
+            else:
+                try:
+                    view[...] = value
+                except (TypeError, ValueError):
+                    view[...] = 0
+
+    def write_state(k: int, obs: Any, info: dict[str, Any]) -> None:
+        write_obs(k, obs)
+        if info_keys:
+            write_info(k, info)
+
+    def fail(k: int, req: int, e: BaseException, tb: Any = None) -> int:
         msg = f"{type(e).__name__}: {e}".encode("utf-8", "replace")[: sp.ERROR_BYTES // 2]
+        text = "".join(traceback.format_exception(type(e), e, tb if tb is not None else e.__traceback__))
         try:
-            blob = pickle.dumps((e, traceback.format_exc()))
+            blob = pickle.dumps((e, text))
         except Exception:  # noqa: BLE001 - an exception that cannot be pickled stays a RuntimeError
             blob = b""
         if 8 + len(msg) + len(blob) > sp.ERROR_BYTES:
@@ -212,11 +213,11 @@ def _serve(
             return INDEX_ERROR
         return ERROR
 
-    def handle(k: int, req: int) -> None:
-        ctl[k, 12] = req  # begun: the step timeout counts from here
+    def handle(k: int, req: int) -> int:
+        """A command the serving loop leaves to Python: a reset, a render, a step with
+        nested actions or observations. Returns the status."""
         cmd = ctl[k, 2]
         env = envs[k]
-        status = OK
         try:
             if cmd == STEP:
                 views = act_views[k]
@@ -236,24 +237,35 @@ def _serve(
             elif cmd == RENDER:
                 render_views[k][...] = env.render()
         except Exception as e:  # noqa: BLE001 - reported through the slot
-            status = fail(k, req, e)
-        ctl[k, 7] = status
-        store_wake(done_addr[k], req, done_addr[k] + 48)
+            return fail(k, req, e)
+        return OK
 
-    while True:
-        bell = int(doorbell)
-        busy = False
-        for k in range(n):
-            req = int(ctl[k, 0])
-            if req != ctl[k, 1] and ctl[k, 3] == gen:
-                handle(k, req)
-                busy = True
-        if busy:
-            continue
-        if header[1]:
-            break
-        if not futex_wait(doorbell_addr, bell, 0.5) and os.getppid() != parent_pid:
-            os._exit(0)  # the parent died
+    # Steps of a plain action and a plain observation are served in C++ (the
+    # env's step is the only Python per step); the rest goes through handle.
+    fast = None
+    if single_act and single_obs:
+        leaf = actions[0]
+        kind, size = "", 0
+        if leaf.kind == "discrete":
+            dt = np.dtype(leaf.dtype)
+            kind, size = dt.kind, dt.itemsize
+        action_views = [views[0] for views in act_views]
+        fast = (
+            [env.step for env in envs],
+            [first + sb * k + layout.action_off[0] for k in range(n)],
+            kind,
+            size,
+            lambda k: readers[0](action_views[k]),
+            [first + sb * k + layout.state_off[0] for k in range(n)],
+            np.dtype(obs_leaves[0].dtype),
+            obs_views[0][0].nbytes,
+            write_obs,
+            write_info if info_keys else None,
+        )
+    slot_off = [first + sb * k for k in range(n)]
+    how = ev._serve_slots(addr, rec_off, 4, slot_off, gen, parent_pid, handle, fail, fast)
+    if how == "orphaned":
+        os._exit(0)  # the parent died
     for env in envs:
         try:
             env.close()

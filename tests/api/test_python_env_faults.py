@@ -58,7 +58,7 @@ def test_env_exception_keeps_its_type() -> None:
     assert e.args == ("boom", 42) and e.code == 42
     assert e.failed_env_ids.tolist() == [1] and sorted(e.env_ids.tolist()) == [0, 1, 2, 3]
     obs, rew, term, trunc, info = e.result
-    assert term[1] and obs[1].tolist() == [0.0, 0.0] and obs[0][0] == 2.0
+    assert term[1] and obs[1].tolist() == [0.0, 0.0, 0.0] and obs[0][0] == 2.0
     assert any("env 1" in n for n in e.__notes__)
     # The pool stays usable; the failed env is reset on its next step.
     obs, *_ = pool.step(np.zeros(4, np.int32))
@@ -87,8 +87,9 @@ def test_env_exception_async() -> None:
 
 @pytest.mark.parametrize(("action", "how"), [(4, "exited with code 3"), (5, "signal 9"), (6, "signal 11")])
 def test_dead_worker(action: int, how: str) -> None:
-    pool = make()
+    pool = make(seed=5)
     obs, _ = pool.reset()
+    first_draws = obs[:, 2].copy()
     pids = pool._pool.worker_pids
     assert sorted(set(obs[:, 1].astype(int).tolist())) == sorted(pids)
     pool.step(np.zeros(4, np.int32))
@@ -102,6 +103,8 @@ def test_dead_worker(action: int, how: str) -> None:
     obs, *_ = pool.step(np.zeros(4, np.int32))
     assert obs[:, 0].tolist() == [0.0, 0.0, 3.0, 3.0]
     assert int(obs[0, 1]) == int(obs[1, 1]) not in pids and int(obs[2, 1]) == pids[1]
+    # The re-created envs were reset with their seeds (5 + i): the same draws.
+    assert obs[:, 2].tolist() == first_draws.tolist()
     obs, *_ = pool.step(np.zeros(4, np.int32))
     assert obs[:, 0].tolist() == [1.0, 1.0, 4.0, 4.0]
     pool.close()

@@ -181,6 +181,22 @@ def test_cartpole_fidelity(mode: str, batch: int | None) -> None:
     assert ends >= 4
 
 
+def test_pendulum_fidelity() -> None:
+    """A Box action (float32, read from the segment by the worker's Python reader) and a
+    Box observation (copied by the C++ serving loop), bit for bit, async."""
+    ref = functools.partial(gymnasium.make, "Pendulum-v1", max_episode_steps=20)
+    ends = check_fidelity(
+        "gymnasium:Pendulum-v1",
+        ref,
+        lambda i, t: np.array([2 * np.sin(i + 0.7 * t)], np.float32),
+        batch_size=2,
+        max_episode_steps=20,
+        num_workers=2,
+        steps=60,
+    )
+    assert ends >= 2
+
+
 def test_timelimit_is_the_engines() -> None:
     """gymnasium.make's TimeLimit becomes max_episode_steps (not applied twice)."""
     pool = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=1, num_workers=1)
@@ -284,6 +300,43 @@ def test_same_seeds_whatever_the_scheduling() -> None:
     a = run(num_workers=1, num_threads=1)
     b = run(num_workers=4, num_threads=3)
     assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def _order_pool(path: str, **kw: Any) -> Any:
+    pool = envpool.make(
+        functools.partial(_py_envs.OrderEnv, path), env_type="gymnasium", batch_size=1, max_episode_steps=0, **kw
+    )
+    pool.async_reset()
+    for _ in range(kw["num_envs"]):
+        pool.recv()
+    return pool
+
+
+def test_a_send_starts_all_its_envs_with_one_thread(tmp_path: Any) -> None:
+    # Env 0 waits for a file that env 1 (the other worker) creates: with one stepping
+    # thread, which takes env 0 first, that only works if send() started env 1 too.
+    pool = _order_pool(str(tmp_path / "marker"), num_envs=2, num_workers=2, num_threads=1)
+    pool.send(np.array([2, 3]), np.array([0, 1]))
+    got = {}
+    for _ in range(2):
+        obs, _, _, _, info = pool.recv()
+        got[int(info["env_id"][0])] = obs[0]
+    pool.close()
+    assert got[0][1] == 1.0, "env 1 did not step while env 0 waited"
+
+
+def test_a_worker_steps_its_envs_in_arrival_order(tmp_path: Any) -> None:
+    # One worker, three envs: while it sleeps in env 2's step, envs 1 then 0 arrive;
+    # it steps env 1 before env 0 (obs[0] counts the worker's steps).
+    pool = _order_pool(str(tmp_path / "unused"), num_envs=3, num_workers=1, num_threads=3)
+    pool.send(np.array([1]), np.array([2]))
+    pool.send(np.array([0, 0]), np.array([1, 0]))
+    count = {}
+    for _ in range(3):
+        obs, _, _, _, info = pool.recv()
+        count[int(info["env_id"][0])] = obs[0][0]
+    pool.close()
+    assert count[2] < count[1] < count[0], count
 
 
 def test_reset_seed_reseeds() -> None:

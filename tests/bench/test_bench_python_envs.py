@@ -398,3 +398,18 @@ def test_python_envs_preset(tmp_path):
         assert any("envpool: n/a: " in n and "not available in this envpool" in n for n in rep["notes"]), rep["notes"]
     engines_rows = {(r[0], r[1]) for r in rep["table"]["rows"]}
     assert {e for _, e in engines_rows} >= {"gymnasium-async", "raw-procs"}
+
+
+@pytest.mark.slow  # ~10 s: two pools and two AsyncVectorEnvs
+def test_python_envs_cpu_script():
+    """benchmarks/python_envs_cpu.py: a row per round and engine, with a CPU time per step."""
+    p = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "python_envs_cpu.py"), "--rounds", "1", "--batches", "20"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert p.returncode == 0, p.stderr
+    rows = [ln.split("|")[1:-1] for ln in p.stdout.splitlines() if ln.startswith("| 1 |")]
+    assert [r[1].strip() for r in rows] == ["envpool", "gymnasium-async"]
+    assert all(float(r[2]) > 0 and float(r[3]) > 0 for r in rows), rows
