@@ -535,21 +535,36 @@ def test_threads_step_disjoint_envs_of_one_sync_pool() -> None:
 
 def test_thread_creation_failure_raises() -> None:
     """Under an address-space limit, starting 512 threads fails: an exception,
-    not std::terminate."""
+    not std::terminate. The limit leaves room for 20 thread stacks and half of a
+    21st: the 21st stack's mmap fails, and the threads that did start keep the
+    half stack of room for their own first allocations (glibc aborts the
+    process, "cannot allocate memory for thread-local data", when a new
+    thread's thread-local storage cannot be allocated; with an arbitrary margin
+    the last stack could leave too little for that). One malloc arena, so that
+    threads reserve no arenas of their own (64 MiB of address space each)."""
     run_python(
         """
-        import resource, envpool
+        import ctypes, resource, envpool
+        ctypes.CDLL(None).mallopt(-8, 1)  # M_ARENA_MAX
         envpool.make("CartPole-v1", env_type="gym", num_envs=2)  # load everything first
+
+        def used():
+            with open("/proc/self/statm") as f:
+                return int(f.read().split()[0]) * resource.getpagesize()
+
+        before = used()
+        probe = envpool.make("CartPole-v1", env_type="gym", num_envs=9, num_threads=9)
+        stack = (used() - before) // 8  # 8 worker threads (the caller is the ninth)
+        probe.close()
+        del probe
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        with open("/proc/self/statm") as f:
-            used = int(f.read().split()[0]) * resource.getpagesize()
-        resource.setrlimit(resource.RLIMIT_AS, (used + (512 << 20), hard))
+        resource.setrlimit(resource.RLIMIT_AS, (used() + 20 * stack + stack // 2, hard))
         try:
-            envpool.make("CartPole-v1", env_type="gym", num_envs=1024, num_threads=512)
+            envpool.make("CartPole-v1", env_type="gym", num_envs=512, num_threads=512)
         except (RuntimeError, MemoryError) as e:
             print("raised:", e)
         else:
-            raise AssertionError("512 threads under a 512 MiB margin did not fail")
+            raise AssertionError("512 threads with room for 20 stacks did not fail")
         """
     )
 
