@@ -20,8 +20,8 @@ if "Atari" not in envpool._envpool.families():
 import ale_py  # noqa: E402
 import cv2  # noqa: E402
 import gymnasium as gym  # noqa: E402
+from _atari_reference import reference_env  # noqa: E402
 from _trajectories import assert_same, collect  # noqa: E402
-from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation  # noqa: E402
 
 gym.register_envs(ale_py)
 
@@ -36,20 +36,6 @@ def ale_seed(seed: int) -> int:
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
     z ^= z >> 31
     return z & 0x7FFFFFFF
-
-
-def reference_env(
-    game: str,
-    gray: bool = True,
-    sticky: float = 0.0,
-    frame_skip: int = 4,
-    stack_num: int = 4,
-    size: tuple[int, int] = (84, 84),
-    **ale_kwargs,
-) -> gym.Env:
-    env = gym.make(f"ALE/{game}-v5", frameskip=1, repeat_action_probability=sticky, **ale_kwargs)
-    env = AtariPreprocessing(env, noop_max=0, frame_skip=frame_skip, screen_size=(size[1], size[0]), grayscale_obs=gray)
-    return FrameStackObservation(env, stack_num)
 
 
 def to_chw(obs: np.ndarray, gray: bool) -> np.ndarray:
