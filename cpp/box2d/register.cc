@@ -1,5 +1,4 @@
 // Registers the Box2D families with the engine.
-#include <memory>
 #include <vector>
 
 #include "cpp/box2d/bipedal_walker.h"
@@ -12,12 +11,7 @@ namespace {
 
 template <class E>
 envpool::Family Make(const char* name) {
-  envpool::Family f{
-      name, E::Defaults(), &E::MakeSpec,
-      [](const envpool::Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<E>(c); },
-      &envpool::RandomActionStepper<E>};
-  f.kind = "box2d";
-  f.task_module = "envpool.tasks.box2d";
+  envpool::Family f = envpool::RandomActionFamily<E>(name, "box2d", "envpool.tasks.box2d");
   f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
   return f;
 }

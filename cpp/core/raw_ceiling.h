@@ -96,6 +96,18 @@ std::function<void()> RandomActionStepper(const Config& c, uint64_t seed) {
   };
 }
 
+// A family of header-only envs E (E::Defaults(), E::MakeSpec, E(config))
+// whose raw ceiling is RandomActionStepper<E>.
+template <class E>
+Family RandomActionFamily(const char* name, const char* kind, const char* task_module) {
+  Family f{name, E::Defaults(), &E::MakeSpec,
+           [](const Config& c, int) -> std::unique_ptr<Env> { return std::make_unique<E>(c); },
+           &RandomActionStepper<E>};
+  f.kind = kind;
+  f.task_module = task_module;
+  return f;
+}
+
 }  // namespace envpool
 
 #endif  // ENVPOOL_CORE_RAW_CEILING_H_

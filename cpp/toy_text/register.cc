@@ -1,5 +1,4 @@
 // Registers the toy-text families with the engine.
-#include <memory>
 
 #include "cpp/core/family.h"
 #include "cpp/core/raw_ceiling.h"
@@ -14,13 +13,7 @@ namespace {
 
 template <class E>
 envpool::Family Make(const char* name) {
-  envpool::Family f{
-      name, E::Defaults(), &E::MakeSpec,
-      [](const envpool::Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<E>(c); },
-      &envpool::RandomActionStepper<E>};
-  f.kind = "toy_text";
-  f.task_module = "envpool.tasks.toy_text";
-  return f;
+  return envpool::RandomActionFamily<E>(name, "toy_text", "envpool.tasks.toy_text");
 }
 
 void Register() {
