@@ -31,6 +31,7 @@
 
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -152,7 +153,10 @@ class ProcEnv : public Env {
             {"render_height", int64_t{0}},
             {"render_width", int64_t{0}},
             // Seconds a step may take before its worker is killed (0: no limit).
-            {"step_timeout", 0.0}};
+            {"step_timeout", 0.0},
+            // Microseconds a waiting thread yields before it sleeps, while this
+            // env's results have come within that time (0: sleep at once).
+            {"idle_spin_us", 300.0}};
   }
 
   static EnvSpec MakeSpec(const Config& c) {
@@ -168,7 +172,8 @@ class ProcEnv : public Env {
         env_id_(env_id),
         render_h_(c.Get<int>("render_height")),
         render_w_(c.Get<int>("render_width")),
-        step_timeout_(c.Get<double>("step_timeout")) {
+        step_timeout_(c.Get<double>("step_timeout")),
+        yield_for_(static_cast<int64_t>(c.Get<double>("idle_spin_us") * 1000)) {
     const int num_envs = c.Get<int>("num_envs");
     const int num_workers = c.Get<int>("num_workers");
     if (num_workers < 1 || num_workers > num_envs)
@@ -335,8 +340,17 @@ class ProcEnv : public Env {
     std::atomic<uint32_t>* gen = U32(record_ + 4);
     std::atomic<uint32_t>* done = U32(slot_ + 4);
     auto start = std::chrono::steady_clock::now();
+    const auto entered = start;
     for (int spin = 0; spin < 64; ++spin)
       if (done->load(std::memory_order_acquire) == want) break;
+    // While this env's results have come soon (cheap steps), wait for them
+    // yielding before sleeping, for the reason the worker loop does (its
+    // idle_spin): a thread asleep on a futex costs its core a halt and the
+    // worker a wake-up call. Long steps sleep at once.
+    if (short_waits_ && yield_for_.count() > 0) {
+      while (done->load(std::memory_order_acquire) != want && std::chrono::steady_clock::now() - entered < yield_for_)
+        sched_yield();
+    }
     for (;;) {
       const uint32_t seen = done->load(std::memory_order_acquire);
       if (seen == want) break;
@@ -374,6 +388,7 @@ class ProcEnv : public Env {
                                  "reset on their next step");
       }
     }
+    short_waits_ = std::chrono::steady_clock::now() - entered < yield_for_;
     const uint32_t status = U32(slot_ + 28)->load(std::memory_order_acquire);
     if (status != kOk) {
       uint32_t len = 0;
@@ -440,6 +455,8 @@ class ProcEnv : public Env {
   bool has_seed_ = false;
   uint32_t posted_ = 0;  // the command Prepare posted, 0 if none
   uint32_t want_ = 0, posted_gen_ = 0;
+  std::chrono::nanoseconds yield_for_;
+  bool short_waits_ = true;  // this env's last wait took under yield_for_
 };
 
 }  // namespace envpool::pyproc

@@ -33,9 +33,10 @@ FAMILY = "PyProc"
 PREFIX = "gymnasium:"
 
 # Options of these pools, beyond the engine's and the interfaces': the worker
-# count (default: the usable CPUs, at most num_envs), how workers start, and a
-# step's time limit in seconds (0: none).
-_OPTIONS = {"num_workers": None, "start_method": "spawn", "step_timeout": 0.0}
+# count (default: the usable CPUs, at most num_envs), how workers start, a
+# step's time limit in seconds (0: none), and how long an idle worker (or a
+# thread waiting for one) yields before it sleeps, in microseconds.
+_OPTIONS = {"num_workers": None, "start_method": "spawn", "step_timeout": 0.0, "idle_spin_us": 300.0}
 _ENGINE_KEYS = (
     "num_envs",
     "batch_size",
@@ -122,6 +123,9 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
         env_fn = task_id
         name = "python:" + getattr(task_id, "__qualname__", type(task_id).__name__)
     payload, pickler = _pickle_env_fn(env_fn)
+    spin = opts["idle_spin_us"]
+    if isinstance(spin, bool) or not isinstance(spin, (int, float, np.integer, np.floating)) or not 0 <= spin <= 1e6:
+        raise ValueError(f"idle_spin_us must be a number of microseconds in [0, 1e6], got {spin!r}")
     if opts["start_method"] not in ("spawn", "forkserver"):
         raise ValueError(f"start_method must be 'spawn' or 'forkserver', got {opts['start_method']!r}")
     probe = env_fn()
@@ -185,6 +189,7 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
         "render_height": render_hw[0],
         "render_width": render_hw[1],
         "step_timeout": float(opts["step_timeout"]),
+        "idle_spin_us": float(spin),
     }
     full, state_spec, action_spec = _envpool.make_spec(FAMILY, family_cfg)
     if full.get("batch_size") == 0:
@@ -231,6 +236,7 @@ class Workers:
         self.py = py
         self.num_envs = int(config["num_envs"])
         self.num_workers = int(config["num_workers"])
+        self.idle_spin_us = float(config["idle_spin_us"])
         self.layout = sp.Layout.of(py.actions, py.obs + py.info, py.render_hw, self.num_envs, self.num_workers)
         self.ctx = multiprocessing.get_context(config["start_method"])
         self.closed = False
@@ -289,6 +295,7 @@ class Workers:
             "action_space": self.py.action_space,
             "env_ids": ids,
             "render_hw": self.py.render_hw,
+            "idle_spin_us": self.idle_spin_us,
         }
         parent, child = self.ctx.Pipe(duplex=False)
         main = threading.current_thread() is threading.main_thread()
@@ -461,6 +468,7 @@ class ProcPool:
                 render_height=py.render_hw[0],
                 render_width=py.render_hw[1],
                 step_timeout=cfg["step_timeout"],
+                idle_spin_us=cfg["idle_spin_us"],
             )
             self._pool = _envpool.Pool(FAMILY, engine, with_discount, seeds=seeds)
         except BaseException:

@@ -263,7 +263,7 @@ def _serve(
             write_info if info_keys else None,
         )
     slot_off = [first + sb * k for k in range(n)]
-    how = ev._serve_slots(addr, rec_off, 4, slot_off, gen, parent_pid, handle, fail, fast)
+    how = ev._serve_slots(addr, rec_off, 4, slot_off, gen, parent_pid, handle, fail, fast, spec["idle_spin_us"])
     if how == "orphaned":
         os._exit(0)  # the parent died
     for env in envs:

@@ -300,6 +300,22 @@ def test_same_seeds_whatever_the_scheduling() -> None:
     a = run(num_workers=1, num_threads=1)
     b = run(num_workers=4, num_threads=3)
     assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    # Waiting asleep at once (idle_spin_us=0) or yielding first changes no result.
+    c = run(num_workers=2, num_threads=2, idle_spin_us=0)
+    assert all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
+
+
+@pytest.mark.parametrize("bad", [-1, 2e6, "300", True, None])
+def test_idle_spin_us_is_checked(bad: Any) -> None:
+    with pytest.raises(ValueError, match="idle_spin_us"):
+        envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=2, idle_spin_us=bad)
+
+
+def test_idle_spin_us_reaches_the_engine_and_the_workers() -> None:
+    pool = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=2, num_workers=1, idle_spin_us=50)
+    assert pool.spec.config["idle_spin_us"] == 50.0
+    assert pool._pool._workers.idle_spin_us == 50.0
+    pool.close()
 
 
 def _order_pool(path: str, **kw: Any) -> Any:
