@@ -48,6 +48,7 @@
 #include "cpp/core/errors.h"
 #include "cpp/core/family.h"
 #include "cpp/core/layout.h"
+#include "cpp/core/result_signal.h"
 #include "cpp/core/ring.h"
 #include "cpp/core/spec.h"
 #include "cpp/core/state_batch.h"
@@ -72,8 +73,8 @@ class EnvPool : private BatchRing::Host {
         envs_(layout_, env_spec_, opt_.autoreset,
               ReportsTasks(pool_tasks_) ? static_cast<int>(layout_.specs.size()) - 1 : -1, &ClaimRingRow, this),
         sync_(opt_.batch_size == opt_.num_envs),
-        caller_steps_(opt_.num_threads > 1),
-        num_workers_(std::max(1, opt_.num_threads - 1)),
+        caller_steps_(opt_.num_threads > 1 && !StepsElsewhere(pool_tasks_)),
+        num_workers_(caller_steps_ ? opt_.num_threads - 1 : std::max(1, opt_.num_threads)),
         queue_(sync_ ? num_workers_ + (caller_steps_ ? 1 : 0) : 1, opt_.num_envs,
                static_cast<std::size_t>(opt_.num_envs)),
         capacity_(opt_.batch_size),
@@ -87,8 +88,12 @@ class EnvPool : private BatchRing::Host {
     if (!opt_.seeds.empty() && opt_.seeds.size() != static_cast<std::size_t>(opt_.num_envs))
       throw std::invalid_argument(checks::SeedCount(opt_.seeds.size(), static_cast<std::size_t>(opt_.num_envs)));
     envs_.Create(pool_tasks_, env_task_, opt_.num_envs, opt_.num_threads, opt_.seed, opt_.seeds);
-    prepares_ = std::all_of(pool_tasks_.begin(), pool_tasks_.end(),
-                            [](const PoolTask& t) { return t.family->steps_elsewhere; });
+    prepares_ = StepsElsewhere(pool_tasks_);
+    if (prepares_ && !sync_) {
+      for (int i = 0; i < opt_.num_envs; ++i) signals_.push_back(ResultSignalOf(envs_[i].env.get()));
+      // One family instance shares one epoch.
+      if (pool_tasks_.size() != 1 || std::count(signals_.begin(), signals_.end(), nullptr) > 0) signals_.clear();
+    }
     for (int i = 0; i < ring_.size(); ++i) ring_.Publish(i, NewBatch(opt_.batch_size));
     if (num_workers_ + 1 > UsableCores()) wait_.NeverSpin();
     StartWorkers();
@@ -259,6 +264,13 @@ class EnvPool : private BatchRing::Host {
     }
     cv_.notify_all();
     completed_.Notify();
+    if (!signals_.empty()) {
+      {
+        std::lock_guard<std::mutex> lock(ready_mu_);
+        stopping_ = true;
+      }
+      signals_[0]->WakeAll();
+    }
     queue_.Stop(static_cast<int>(workers_.size()));
     for (std::thread& t : workers_) t.join();
     workers_.clear();
@@ -324,7 +336,13 @@ class EnvPool : private BatchRing::Host {
     // oldest tasks (a straggler sent first) go to workers and the
     // receiving thread helps with the newest, and is rarely the one stuck
     // in a slow env.
-    if (n > 0 && push) queue_.Push(tasks_.data(), n, sync_ && caller_steps_ ? n - 1 : n);
+    if (n > 0 && push && !signals_.empty()) {
+      std::lock_guard<std::mutex> lock(ready_mu_);
+      waiting_.insert(waiting_.end(), tasks_.begin(), tasks_.begin() + n);
+      if (kind == Task::kRender) signals_[0]->WakeAll();  // ready at once
+    } else if (n > 0 && push) {
+      queue_.Push(tasks_.data(), n, sync_ && caller_steps_ ? n - 1 : n);
+    }
   }
 
   // After a batch is complete: frees its envs for the next send, recycles
@@ -377,6 +395,10 @@ class EnvPool : private BatchRing::Host {
       }
       if (opt_.thread_affinity_offset >= 0) PinThread(workers_.back(), opt_.thread_affinity_offset + i);
     }
+  }
+
+  static bool StepsElsewhere(const std::vector<PoolTask>& tasks) {
+    return std::all_of(tasks.begin(), tasks.end(), [](const PoolTask& t) { return t.family->steps_elsewhere; });
   }
 
   static PoolOptions Resolve(PoolOptions opt) {
@@ -434,6 +456,7 @@ class EnvPool : private BatchRing::Host {
   }
 
   void WorkerLoop(int lane) {
+    if (!signals_.empty()) return TakeFinishedLoop();
     Arrivals arrivals(this);
     Task tasks[WaitPolicy::kMaxChunk];
     for (;;) {
@@ -444,6 +467,37 @@ class EnvPool : private BatchRing::Host {
         n = 1;
       }
       if (RunTasks(tasks, n, &arrivals)) return;
+    }
+  }
+
+  // A stepping thread of an async pool of envs that step elsewhere (see
+  // result_signal.h): takes the oldest waiting task whose env has finished
+  // (a render at once), else sleeps until some env may have. The tick
+  // re-checks envs whose failure wakes no one (a step past step_timeout).
+  void TakeFinishedLoop() {
+    Arrivals arrivals(this);
+    for (;;) {
+      const uint32_t seen = signals_[0]->Epoch();
+      Task task{};
+      bool got = false;
+      {
+        std::lock_guard<std::mutex> lock(ready_mu_);
+        if (stopping_) return;
+        for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
+          if (it->kind == Task::kRender || signals_[it->env_id]->Finished()) {
+            task = *it;
+            waiting_.erase(it);
+            got = true;
+            break;
+          }
+        }
+      }
+      if (got) {
+        RunTask(task, &arrivals);
+        continue;
+      }
+      Flush(&arrivals);
+      signals_[0]->WaitEpoch(seen, std::chrono::milliseconds(50));
     }
   }
 
@@ -592,6 +646,13 @@ class EnvPool : private BatchRing::Host {
   // Every task's family steps its envs elsewhere (Family::steps_elsewhere):
   // a call's envs are prepared, then stepped, on the calling thread.
   bool prepares_ = false;
+  // Async, envs that step elsewhere and say when they finish: env i's
+  // signal, and the tasks the stepping threads take in finishing order
+  // (TakeFinishedLoop) instead of queue_'s send order. Empty otherwise.
+  std::vector<ResultSignal*> signals_;
+  std::mutex ready_mu_;
+  std::deque<Task> waiting_;  // under ready_mu_
+  bool stopping_ = false;     // under ready_mu_
   std::shared_ptr<BatchMemory> memory_;
   std::shared_ptr<BatchMemory> large_memory_;   // under mu_
   std::unique_ptr<StateLayout> render_layout_;  // at the first Render(), under mu_

@@ -12,7 +12,9 @@
 // its generation (bumped when it is replaced), how the last one died.
 //
 // Segment layout (little-endian, offsets in bytes):
-//   header (64):  u32 magic, u32 closing, u32 num_envs, u32 num_workers
+//   header (64):  u32 magic, u32 closing, u32 num_envs, u32 num_workers,
+//                 u32 epoch (@16: bumped at each result, and by the owner when a
+//                 worker dies), u32 epoch_waiters (@20: threads asleep on epoch)
 //   worker w (64 each, from 64): i32 pid, u32 gen, u32 doorbell, i32 death_status
 //                 (multiprocessing's exitcode: >= 0 exit code, < 0 -signal),
 //                 u32 broken (the worker could not be restarted), u32 ticket
@@ -41,6 +43,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
@@ -48,6 +51,7 @@
 #include <vector>
 
 #include "cpp/core/env.h"
+#include "cpp/core/result_signal.h"
 
 namespace envpool::pyproc {
 
@@ -139,7 +143,7 @@ inline long Futex(void* addr, int op, uint32_t val, const timespec* timeout) {
   return syscall(SYS_futex, addr, op, val, timeout, nullptr, 0);
 }
 
-class ProcEnv : public Env {
+class ProcEnv : public Env, public ResultSignal {
  public:
   static Config Defaults() {
     return {{"max_episode_steps", int64_t{0}},
@@ -244,6 +248,39 @@ class ProcEnv : public Env {
     }
   }
 
+  // ResultSignal. A request the worker took up longer than step_timeout
+  // ago counts as finished: the Step that follows kills the worker (its
+  // clock started when this first saw the request taken up).
+  bool Finished() override {
+    if (posted_ == 0) return true;  // not started: the Step/Reset calls and waits
+    if (U32(slot_ + 4)->load(std::memory_order_acquire) == want_) return true;
+    if (U32(base_ + 4)->load() != 0 || U32(record_ + 4)->load(std::memory_order_acquire) != posted_gen_ ||
+        U32(record_ + 16)->load() != 0)
+      return true;
+    if (step_timeout_ <= 0 || U32(slot_ + 48)->load(std::memory_order_acquire) != want_) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (!begun_seen_) {
+      begun_seen_ = true;
+      begun_at_ = now;
+    }
+    return std::chrono::duration<double>(now - begun_at_).count() > step_timeout_;
+  }
+  uint32_t Epoch() const override { return U32(base_ + 16)->load(std::memory_order_seq_cst); }
+  void WaitEpoch(uint32_t seen, std::chrono::nanoseconds timeout) override {
+    std::atomic<uint32_t>* epoch = U32(base_ + 16);
+    std::atomic<uint32_t>* waiters = U32(base_ + 20);
+    const auto s = std::chrono::duration_cast<std::chrono::seconds>(timeout);
+    const timespec t{static_cast<time_t>(s.count()), static_cast<long>((timeout - s).count())};
+    // Raised before the last check: a worker bumps epoch, then wakes if any.
+    waiters->fetch_add(1, std::memory_order_seq_cst);
+    if (epoch->load(std::memory_order_seq_cst) == seen) Futex(epoch, FUTEX_WAIT, seen, &t);
+    waiters->fetch_sub(1, std::memory_order_seq_cst);
+  }
+  void WakeAll() override {
+    U32(base_ + 16)->fetch_add(1, std::memory_order_seq_cst);
+    Futex(U32(base_ + 16), FUTEX_WAKE, INT_MAX, nullptr);
+  }
+
   std::array<int, 2> RenderSize() const override { return {render_h_, render_w_}; }
   void Render(uint8_t* rgb) override {
     Posted(0);
@@ -324,6 +361,7 @@ class ProcEnv : public Env {
     want_ = req->load(std::memory_order_relaxed) + 1;
     posted_gen_ = g;
     posted_ = cmd;
+    begun_seen_ = false;
     req->store(want_, std::memory_order_release);
     std::atomic<uint32_t>* doorbell = U32(record_ + 8);
     doorbell->fetch_add(1, std::memory_order_seq_cst);
@@ -339,8 +377,8 @@ class ProcEnv : public Env {
     const uint32_t want = want_, g = posted_gen_;
     std::atomic<uint32_t>* gen = U32(record_ + 4);
     std::atomic<uint32_t>* done = U32(slot_ + 4);
-    auto start = std::chrono::steady_clock::now();
-    const auto entered = start;
+    const auto entered = std::chrono::steady_clock::now();
+    auto start = begun_seen_ ? begun_at_ : entered;
     for (int spin = 0; spin < 64; ++spin)
       if (done->load(std::memory_order_acquire) == want) break;
     // While this env's results have come soon (cheap steps), wait for them
@@ -457,6 +495,9 @@ class ProcEnv : public Env {
   uint32_t want_ = 0, posted_gen_ = 0;
   std::chrono::nanoseconds yield_for_;
   bool short_waits_ = true;  // this env's last wait took under yield_for_
+  // When Finished() first saw the posted request taken up (step_timeout).
+  bool begun_seen_ = false;
+  std::chrono::steady_clock::time_point begun_at_;
 };
 
 }  // namespace envpool::pyproc

@@ -40,11 +40,15 @@ namespace {
 std::atomic<uint32_t>* Word(char* p) { return reinterpret_cast<std::atomic<uint32_t>*>(p); }
 
 // Wakes the posters of these slots that sleep on done (they raise their flag
-// before they re-check done and sleep; the first waker lowers it).
-void Wake(std::vector<char*>& slots) {
+// before they re-check done and sleep; the first waker lowers it), and as
+// many threads asleep on the segment's epoch (u32 @16 of the header, bumped
+// at each result; u32 @20 counts its sleepers) as there are results.
+void Wake(char* base, std::vector<char*>& slots) {
   for (char* s : slots)
     if (Word(s + 52)->exchange(0, std::memory_order_seq_cst) != 0)
       syscall(SYS_futex, s + 4, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+  if (!slots.empty() && Word(base + 20)->load(std::memory_order_seq_cst) != 0)
+    syscall(SYS_futex, base + 16, FUTEX_WAKE, static_cast<int>(slots.size()), nullptr, nullptr, 0);
   slots.clear();
 }
 
@@ -167,7 +171,7 @@ static void RegisterServeSlots(py::module_& m) {
             // A step expected to be long (or a result held back too long)
             // releases the held-back wake-ups first.
             const auto now = std::chrono::steady_clock::now();
-            if (!held.empty() && (expected[best] > kHoldFor || now - held_since > kHoldFor)) Wake(held);
+            if (!held.empty() && (expected[best] > kHoldFor || now - held_since > kHoldFor)) Wake(base, held);
             char* s = base + slot_off[best];
             Word(s + 48)->store(best_req, std::memory_order_release);  // begun: the step timeout counts from here
             uint32_t status = 0;
@@ -183,11 +187,12 @@ static void RegisterServeSlots(py::module_& m) {
             }
             Word(s + 28)->store(status, std::memory_order_relaxed);
             Word(s + 4)->store(best_req, std::memory_order_seq_cst);
+            Word(base + 16)->fetch_add(1, std::memory_order_seq_cst);
             expected[best] = std::chrono::steady_clock::now() - now;
             if (held.empty()) held_since = now;
             held.push_back(s);
           }
-          Wake(held);
+          Wake(base, held);
           if (closing->load(std::memory_order_acquire) != 0) return std::string("closed");
           // While the next request has come soon after the last batch (a sync
           // loop of cheap steps: the caller's turnaround is tens of us), wait
@@ -236,6 +241,13 @@ void RegisterFutex(py::module_& m) {
   // Process-shared futex words (e.g. in a shared-memory segment that worker
   // processes step envs through): the address is an integer, the word a
   // uint32. Not a public API.
+  m.def(
+      "_epoch_wake",
+      [](uintptr_t addr) {
+        reinterpret_cast<std::atomic<uint32_t>*>(addr)->fetch_add(1, std::memory_order_seq_cst);
+        syscall(SYS_futex, reinterpret_cast<uint32_t*>(addr), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+      },
+      py::arg("addr"), "Bump the uint32 at addr (atomically) and wake its waiters");
   m.def(
       "_futex_wake",
       [](uintptr_t addr) {

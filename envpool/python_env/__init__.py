@@ -344,6 +344,7 @@ class Workers:
             _envpool._futex_wake(self.addr + sp.HEADER + sp.WORKER_RECORD * w + 8)
         for i in range(self.num_envs):
             _envpool._futex_wake(self.addr + self.layout.slots_off + self.layout.slot_bytes * i + 4)
+        _envpool._epoch_wake(self.addr + 16)
 
     def begin_close(self) -> None:
         """Waiting steps stop (their threads raise), workers leave their loops."""
@@ -364,12 +365,14 @@ class Workers:
         rec[1] = gen
         for i in self.blocks[w]:
             _envpool._futex_wake(self.addr + self.layout.slots_off + self.layout.slot_bytes * i + 4)
+        _envpool._epoch_wake(self.addr + 16)  # threads that pick finished envs see the death
         if self.closed:
             return
         try:
             self._handshake(w, self._start(w, gen))
         except Exception:  # noqa: BLE001 - its envs raise instead
             rec[4] = 1
+            _envpool._epoch_wake(self.addr + 16)
 
     def failure(self, env_id: int) -> Any:
         """The env's exception (and its traceback text) if its last call raised one in

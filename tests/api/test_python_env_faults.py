@@ -202,6 +202,31 @@ def test_step_timeout() -> None:
     pool.close()
 
 
+@pytest.mark.parametrize("threads", [1, 4])
+def test_async_step_timeout_and_death(threads: int) -> None:
+    # Async, the stepping threads take finished envs first: a hung env must still
+    # time out, and a dead worker still be reported, whatever the thread count.
+    pool = make(step_timeout=0.5, batch_size=1, num_threads=threads)
+    pool.async_reset()
+    for _ in range(4):
+        pool.recv()
+    pool.send(np.array([7, 0], np.int32), np.array([3, 0]))
+    assert pool.recv()[-1]["env_id"].tolist() == [0]
+    with pytest.raises(RuntimeError, match="step_timeout") as err:
+        pool.recv()
+    assert err.value.failed_env_ids.tolist() == [3]
+    pool.send(np.array([5, 0], np.int32), np.array([0, 3]))  # env 0's worker SIGKILLs itself
+    got = {}
+    for _ in range(2):
+        try:
+            got[int(pool.recv()[-1]["env_id"][0])] = "ok"
+        except RuntimeError as e:
+            got[int(e.failed_env_ids[0])] = str(e)
+    assert got[3] == "ok"
+    assert "env 0: its worker process 0 died (killed by signal 9" in got[0]
+    pool.close()
+
+
 SCRIPT = """
 import os, signal, sys, time
 sys.path.insert(0, {tests!r})
