@@ -8,6 +8,12 @@ envs: an envpool pool (2 worker processes, 2 threads, sync) against gymnasium's
 ``AsyncVectorEnv(shared_memory=True)``, in interleaved rounds, each in a fresh process.
 
     python benchmarks/python_envs_cpu.py --rounds 3 --batches 2000
+
+``--gap-us G`` busy-waits G µs in the calling process between steps (a learner's own work between
+steps; not counted in the CPU column): what an idle worker's yielding (envpool's ``idle_spin_us``)
+costs when the next request does not come soon; ``--idle-spin-us`` sets that option of the pool.
+
+    python benchmarks/python_envs_cpu.py --rounds 2 --batches 1000 --gap-us 1000 --idle-spin-us 0
 """
 
 from __future__ import annotations
@@ -30,8 +36,16 @@ def _cpu_s(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def measure(engine: str, env_id: str, num_envs: int, workers: int, batches: int) -> tuple[float, float]:
-    """(env steps/s, µs of CPU per env step, all processes)."""
+def _busy(us: float) -> None:
+    end = time.perf_counter() + us * 1e-6
+    while time.perf_counter() < end:
+        pass
+
+
+def measure(
+    engine: str, env_id: str, num_envs: int, workers: int, batches: int, gap_us: float = 0.0, spin_us: float = 300.0
+) -> tuple[float, float]:
+    """(env steps/s, µs of CPU per env step, all processes, less the gaps' own busy-waiting)."""
     act = np.zeros(num_envs, np.int64)
     if engine == "gymnasium-async":
         import gymnasium
@@ -43,7 +57,12 @@ def measure(engine: str, env_id: str, num_envs: int, workers: int, batches: int)
         import envpool
 
         env = envpool.make(
-            "gymnasium:" + env_id, env_type="gymnasium", num_envs=num_envs, num_workers=workers, num_threads=workers
+            "gymnasium:" + env_id,
+            env_type="gymnasium",
+            num_envs=num_envs,
+            num_workers=workers,
+            num_threads=workers,
+            idle_spin_us=spin_us,
         )
         env.reset()
         pids = env._pool.worker_pids
@@ -52,8 +71,10 @@ def measure(engine: str, env_id: str, num_envs: int, workers: int, batches: int)
     c0, t0 = _cpu_s(pids) + time.process_time(), time.perf_counter()
     for _ in range(batches):
         env.step(act)
+        if gap_us:
+            _busy(gap_us)
     wall = time.perf_counter() - t0
-    cpu = _cpu_s(pids) + time.process_time() - c0
+    cpu = _cpu_s(pids) + time.process_time() - c0 - batches * gap_us * 1e-6
     env.close()
     return batches * num_envs / wall, cpu / (batches * num_envs) * 1e6
 
@@ -65,13 +86,19 @@ def main() -> None:
     ap.add_argument("--num-workers", type=int, default=2)
     ap.add_argument("--batches", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--gap-us", type=float, default=0.0, help="busy-wait between steps in the caller (µs)")
+    ap.add_argument("--idle-spin-us", type=float, default=300.0, help="envpool's idle_spin_us option")
     ap.add_argument("--engine", help=argparse.SUPPRESS)  # one measurement, in a child process
     args = ap.parse_args()
     if args.engine:
-        sps, cpu = measure(args.engine, args.env, args.num_envs, args.num_workers, args.batches)
+        sps, cpu = measure(
+            args.engine, args.env, args.num_envs, args.num_workers, args.batches, args.gap_us, args.idle_spin_us
+        )
         print(f"{sps} {cpu}")
         return
-    print(f"{args.env}, {args.num_envs} envs; load average {os.getloadavg()[0]:.1f} at the start")
+    gap = f", {args.gap_us:g} µs of the caller's own work between steps" if args.gap_us else ""
+    gap += f", idle_spin_us={args.idle_spin_us:g}"
+    print(f"{args.env}, {args.num_envs} envs{gap}; load average {os.getloadavg()[0]:.1f} at the start")
     print("| round | engine | steps/s | CPU µs per env step (all processes) |\n|---|---|---|---|")
     for r in range(args.rounds):
         for engine in ("envpool", "gymnasium-async"):
@@ -90,6 +117,10 @@ def main() -> None:
                     str(args.num_workers),
                     "--batches",
                     str(batches),
+                    "--gap-us",
+                    str(args.gap_us),
+                    "--idle-spin-us",
+                    str(args.idle_spin_us),
                 ],
                 capture_output=True,
                 text=True,

@@ -198,7 +198,7 @@ static void RegisterServeSlots(py::module_& m) {
           // loop of cheap steps: the caller's turnaround is tens of us), wait
           // for it yielding rather than asleep: a sleeping worker's core may
           // halt, and waking it (futex, then the hypervisor) cost CartPole
-          // (8 envs, 2 workers, 2 cores) 70 of its 110 us per batch step. A
+          // (8 envs, 2 workers, 2 cores) 70-85 of its 110-125 us per batch step. A
           // gap longer than idle_spin (a learner between steps) turns this
           // off until a gap is short again; the yields give the core to any
           // thread that wants it.
