@@ -148,7 +148,8 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
                 self._last_obs, self._partial = obs, []
                 return
             if self._last_obs is None:
-                self._last_obs = _scatter(obs, ids)
+                # Every env's latest row: earlier partial batches are older.
+                self._last_obs, self._partial = _scatter(obs, ids), []
                 return
         if len(ids):
             self._partial.append((ids, obs))

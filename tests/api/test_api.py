@@ -504,6 +504,22 @@ def test_masked_reset_after_partial_batches_merges_every_env() -> None:
     np.testing.assert_array_equal(full[3], o3[0])
 
 
+def test_masked_reset_after_an_unordered_full_reset_keeps_its_rows() -> None:
+    """With no full picture yet (a pool reopened by reset() after close()), a reset of
+    every env in another order becomes the picture, and rows of earlier partial batches
+    must not be merged over it (found by the call-sequence fuzz: seed 1000, call 288)."""
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=3, seed=1)
+    env.reset()
+    env.close()
+    env.reset(env_id=[1, 0])  # reopens the pool; a partial batch
+    env.step(np.array([1, 0]), env_id=[1, 0])
+    obs, _ = env.reset(env_id=[0, 2, 1])
+    obs = obs.copy()
+    full, _ = env.reset(options={"reset_mask": np.array([False, True, True])})
+    np.testing.assert_array_equal(full[0], obs[0])
+    env.close()
+
+
 N = 4
 
 
