@@ -473,16 +473,20 @@ class EnvPool : private BatchRing::Host {
   // A stepping thread of an async pool of envs that step elsewhere (see
   // result_signal.h): takes the oldest waiting task whose env has finished
   // (a render at once), else sleeps until some env may have. The tick
-  // re-checks envs whose failure wakes no one (a step past step_timeout).
+  // re-checks envs whose failure wakes no one (a step past step_timeout);
+  // with no task waiting it is long, so that an idle pool's threads (one
+  // per env by default) rarely wake: tasks sent meanwhile are re-checked at
+  // the next result of any env, or within that second if none comes.
   void TakeFinishedLoop() {
     Arrivals arrivals(this);
     for (;;) {
       const uint32_t seen = signals_[0]->Epoch();
       Task task{};
-      bool got = false;
+      bool got = false, idle = false;
       {
         std::lock_guard<std::mutex> lock(ready_mu_);
         if (stopping_) return;
+        idle = waiting_.empty();
         for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
           if (it->kind == Task::kRender || signals_[it->env_id]->Finished()) {
             task = *it;
@@ -497,7 +501,7 @@ class EnvPool : private BatchRing::Host {
         continue;
       }
       Flush(&arrivals);
-      signals_[0]->WaitEpoch(seen, std::chrono::milliseconds(50));
+      signals_[0]->WaitEpoch(seen, idle ? std::chrono::milliseconds(1000) : std::chrono::milliseconds(50));
     }
   }
 
