@@ -47,6 +47,7 @@
 #include "cpp/core/envs.h"
 #include "cpp/core/errors.h"
 #include "cpp/core/family.h"
+#include "cpp/core/finished_first.h"
 #include "cpp/core/layout.h"
 #include "cpp/core/result_signal.h"
 #include "cpp/core/ring.h"
@@ -89,10 +90,10 @@ class EnvPool : private BatchRing::Host {
       throw std::invalid_argument(checks::SeedCount(opt_.seeds.size(), static_cast<std::size_t>(opt_.num_envs)));
     envs_.Create(pool_tasks_, env_task_, opt_.num_envs, opt_.num_threads, opt_.seed, opt_.seeds);
     prepares_ = StepsElsewhere(pool_tasks_);
-    if (prepares_ && !sync_) {
-      for (int i = 0; i < opt_.num_envs; ++i) signals_.push_back(ResultSignalOf(envs_[i].env.get()));
-      // One family instance shares one epoch.
-      if (pool_tasks_.size() != 1 || std::count(signals_.begin(), signals_.end(), nullptr) > 0) signals_.clear();
+    if (prepares_ && !sync_ && pool_tasks_.size() == 1) {
+      std::vector<ResultSignal*> signals;
+      for (int i = 0; i < opt_.num_envs; ++i) signals.push_back(ResultSignalOf(envs_[i].env.get()));
+      finished_first_.Use(std::move(signals));
     }
     for (int i = 0; i < ring_.size(); ++i) ring_.Publish(i, NewBatch(opt_.batch_size));
     if (num_workers_ + 1 > UsableCores()) wait_.NeverSpin();
@@ -264,13 +265,7 @@ class EnvPool : private BatchRing::Host {
     }
     cv_.notify_all();
     completed_.Notify();
-    if (!signals_.empty()) {
-      {
-        std::lock_guard<std::mutex> lock(ready_mu_);
-        stopping_ = true;
-      }
-      signals_[0]->WakeAll();
-    }
+    finished_first_.Stop();
     queue_.Stop(static_cast<int>(workers_.size()));
     for (std::thread& t : workers_) t.join();
     workers_.clear();
@@ -336,10 +331,8 @@ class EnvPool : private BatchRing::Host {
     // oldest tasks (a straggler sent first) go to workers and the
     // receiving thread helps with the newest, and is rarely the one stuck
     // in a slow env.
-    if (n > 0 && push && !signals_.empty()) {
-      std::lock_guard<std::mutex> lock(ready_mu_);
-      waiting_.insert(waiting_.end(), tasks_.begin(), tasks_.begin() + n);
-      if (kind == Task::kRender) signals_[0]->WakeAll();  // ready at once
+    if (n > 0 && push && finished_first_.active()) {
+      finished_first_.Add(tasks_.data(), n);
     } else if (n > 0 && push) {
       queue_.Push(tasks_.data(), n, sync_ && caller_steps_ ? n - 1 : n);
     }
@@ -456,7 +449,7 @@ class EnvPool : private BatchRing::Host {
   }
 
   void WorkerLoop(int lane) {
-    if (!signals_.empty()) return TakeFinishedLoop();
+    if (finished_first_.active()) return TakeFinishedLoop();
     Arrivals arrivals(this);
     Task tasks[WaitPolicy::kMaxChunk];
     for (;;) {
@@ -470,39 +463,12 @@ class EnvPool : private BatchRing::Host {
     }
   }
 
-  // A stepping thread of an async pool of envs that step elsewhere (see
-  // result_signal.h): takes the oldest waiting task whose env has finished
-  // (a render at once), else sleeps until some env may have. The tick
-  // re-checks envs whose failure wakes no one (a step past step_timeout);
-  // with no task waiting it is long, so that an idle pool's threads (one
-  // per env by default) rarely wake: tasks sent meanwhile are re-checked at
-  // the next result of any env, or within that second if none comes.
+  // A stepping thread of an async pool of envs that step elsewhere and
+  // signal their results: the finished envs first (finished_first.h).
   void TakeFinishedLoop() {
     Arrivals arrivals(this);
-    for (;;) {
-      const uint32_t seen = signals_[0]->Epoch();
-      Task task{};
-      bool got = false, idle = false;
-      {
-        std::lock_guard<std::mutex> lock(ready_mu_);
-        if (stopping_) return;
-        idle = waiting_.empty();
-        for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
-          if (it->kind == Task::kRender || signals_[it->env_id]->Finished()) {
-            task = *it;
-            waiting_.erase(it);
-            got = true;
-            break;
-          }
-        }
-      }
-      if (got) {
-        RunTask(task, &arrivals);
-        continue;
-      }
-      Flush(&arrivals);
-      signals_[0]->WaitEpoch(seen, idle ? std::chrono::milliseconds(1000) : std::chrono::milliseconds(50));
-    }
+    Task task{};
+    while (finished_first_.Take(&task, [&] { Flush(&arrivals); })) RunTask(task, &arrivals);
   }
 
   // A thread's finished tasks of one batch not yet counted in its
@@ -650,13 +616,10 @@ class EnvPool : private BatchRing::Host {
   // Every task's family steps its envs elsewhere (Family::steps_elsewhere):
   // a call's envs are prepared, then stepped, on the calling thread.
   bool prepares_ = false;
-  // Async, envs that step elsewhere and say when they finish: env i's
-  // signal, and the tasks the stepping threads take in finishing order
-  // (TakeFinishedLoop) instead of queue_'s send order. Empty otherwise.
-  std::vector<ResultSignal*> signals_;
-  std::mutex ready_mu_;
-  std::deque<Task> waiting_;  // under ready_mu_
-  bool stopping_ = false;     // under ready_mu_
+  // Async, envs that step elsewhere and say when they finish: their tasks,
+  // taken in finishing order instead of queue_'s send order (inactive
+  // otherwise).
+  FinishedFirst finished_first_;
   std::shared_ptr<BatchMemory> memory_;
   std::shared_ptr<BatchMemory> large_memory_;   // under mu_
   std::unique_ptr<StateLayout> render_layout_;  // at the first Render(), under mu_
