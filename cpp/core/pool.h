@@ -604,7 +604,9 @@ class EnvPool : private BatchRing::Host {
   // (caller_steps_ false): one thread steps at a time, as in EnvPool (bar a
   // call of cheap envs, WaitPolicy::StepsHere), where a caller that helped
   // made it two (a process given one core, as Ray's env runners are, used
-  // two).
+  // two). Envs that step elsewhere get num_threads workers and a caller
+  // that only waits: stepping one is waiting for its process, and a
+  // receiving thread that took a slow one returned its finished batch late.
   bool caller_steps_;  // whether threads waiting in recv() step queued envs
   int num_workers_;
   ActionQueue queue_;  // lane i: worker i; the last lane (if caller_steps_): receiving threads
