@@ -341,12 +341,14 @@ def test_a_send_starts_all_its_envs_with_one_thread(tmp_path: Any) -> None:
     assert got[0][1] == 1.0, "env 1 did not step while env 0 waited"
 
 
-def test_async_batches_are_the_first_envs_to_finish_with_one_thread(tmp_path: Any) -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_async_batches_are_the_first_envs_to_finish_with_few_threads(tmp_path: Any, threads: int) -> None:
     # Env 0 (sent first) waits for a file that the test creates only after recv()
-    # returned env 1: the one stepping thread must take env 1 once it finished rather
-    # than wait on env 0 in send order (which returned env 0 first, after 10 s).
+    # returned env 1: the stepping threads must take env 1 once it finished rather
+    # than wait on env 0 in send order (one thread taking envs in send order returned
+    # env 0 first, after 10 s).
     marker = tmp_path / "marker"
-    pool = _order_pool(str(marker), num_envs=2, num_workers=2, num_threads=1)
+    pool = _order_pool(str(marker), num_envs=2, num_workers=2, num_threads=threads)
     pool.send(np.array([2, 0]), np.array([0, 1]))
     first = pool.recv()[-1]["env_id"].tolist()
     marker.touch()
