@@ -26,6 +26,8 @@ import time
 
 import numpy as np
 
+from envpool.bench.gym_envs import spin
+
 
 def _cpu_s(pids: list[int]) -> float:
     total = 0
@@ -34,12 +36,6 @@ def _cpu_s(pids: list[int]) -> float:
             fields = f.read().rsplit(")", 1)[1].split()
         total += int(fields[11]) + int(fields[12])  # utime + stime
     return total / os.sysconf("SC_CLK_TCK")
-
-
-def _busy(us: float) -> None:
-    end = time.perf_counter() + us * 1e-6
-    while time.perf_counter() < end:
-        pass
 
 
 def measure(
@@ -72,7 +68,7 @@ def measure(
     for _ in range(batches):
         env.step(act)
         if gap_us:
-            _busy(gap_us)
+            spin(gap_us * 1e-6)
     wall = time.perf_counter() - t0
     cpu = _cpu_s(pids) + time.process_time() - c0 - batches * gap_us * 1e-6
     env.close()
