@@ -78,6 +78,10 @@ register("Blackjack-v1", "Blackjack", sab=True, natural=False, img_dir=_IMG, ren
 # is_slippery (off by default), so these run the current dynamics.
 register("Taxi-v3", "Taxi", max_episode_steps=200, reward_threshold=8.0, img_dir=_IMG, render_fps=4)
 register("CliffWalking-v0", "CliffWalking", img_dir=_IMG, render_fps=4)
+# EnvPool 1.2.5's names for gymnasium's functional (JAX) tabular envs, which it runs as
+# CliffWalking-v1 and Blackjack-v1 (its aliases): so do we.
+register("tabular/CliffWalking-v0", "CliffWalking", img_dir=_IMG, render_fps=4)
+register("tabular/Blackjack-v0", "Blackjack", sab=True, natural=False, img_dir=_IMG, render_fps=4)
 
 # EnvPool 1.2.5's own toy-text tasks, which gymnasium never had: gym 0.20's NChain-v0 and
 # bsuite's Catch (EnvPool's keywords height, width; no time limit: the ball lands).

@@ -216,8 +216,20 @@ def test_envpool_ids() -> None:
         "Blackjack-v1",
         "NChain-v0",
         "Catch-v0",
+        "tabular/CliffWalking-v0",
+        "tabular/Blackjack-v0",
     ]:
         assert task in envpool.list_all_envs()
+    # EnvPool 1.2.5's tabular ids are its aliases of CliffWalking-v1 and Blackjack-v1.
+    for alias, task in [("tabular/CliffWalking-v0", "CliffWalking-v1"), ("tabular/Blackjack-v0", "Blackjack-v1")]:
+        assert envpool.make_spec(alias).config == envpool.make_spec(task).config
+        a = envpool.make(alias, env_type="gymnasium", num_envs=2, seed=5)
+        b = envpool.make(task, env_type="gymnasium", num_envs=2, seed=5)
+        np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+        for action in [0, 1, 1, 0, 1]:
+            acts = np.full(2, action, np.int32)
+            for x, y in zip(a.step(acts)[:4], b.step(acts)[:4]):
+                np.testing.assert_array_equal(x, y)
     assert envpool.make_spec("Taxi-v3").config["max_episode_steps"] == 200
     # EnvPool 1.2.5's FrozenLake keyword: size=8 is the 8x8 map.
     assert envpool.make_spec("FrozenLake-v1", size=8).observation_space.n == 64
