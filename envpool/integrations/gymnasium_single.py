@@ -12,7 +12,10 @@ is the engine's: ``truncated`` is True at the task's ``max_episode_steps`` (or t
 ``max_episode_steps`` option); the registry adds no ``TimeLimit`` wrapper.
 ``reset(seed=s)`` seeds the env as env 0 of a pool reset with seed s.
 
-envpool envs do not render: ``render_mode`` must be None.
+``render_mode="rgb_array"`` makes the pool with it: ``render()`` returns the env's
+frame (``(height, width, 3)`` uint8), for the tasks that render. A ``Discrete``
+observation is a Python ``int``, as gymnasium's toy-text envs return it (the pool's
+rows are int32).
 """
 
 from __future__ import annotations
@@ -31,28 +34,32 @@ class GymnasiumSingleEnv(gymnasium.Env):
 
     Args:
         task_id: a registered envpool task id (``"CartPole-v1"``, ``"Pong-v5"``, ...).
-        render_mode: must be None (no envpool env renders).
+        render_mode: None or ``"rgb_array"``.
         **options: :func:`envpool.make` options (seed, max_episode_steps, num_threads,
             the task's own options); ``num_envs`` / ``batch_size`` must be 1 if given.
     """
 
-    metadata: dict[str, Any] = {"render_modes": []}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"]}
 
     def __init__(self, task_id: str, render_mode: str | None = None, **options: Any) -> None:
         from envpool._config import _autoreset_mode
         from envpool._make import make
 
-        if render_mode is not None:
-            raise ValueError(f"envpool envs do not render: render_mode must be None, got {render_mode!r}")
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         num_envs, batch_size = options.pop("num_envs", 1), options.pop("batch_size", 1)
         if num_envs != 1 or batch_size not in (0, 1):
             raise ValueError(f"a single-env view has one env: got num_envs={num_envs!r}, batch_size={batch_size!r}")
         if _autoreset_mode(options.get("autoreset_mode", "next_step")) != "next_step":
             raise ValueError("a single-env view steps its pool with autoreset_mode='next_step'")
         options["autoreset_mode"] = "next_step"
+        if render_mode is not None:
+            options["render_mode"] = render_mode
         self.pool = make(task_id, env_type="gymnasium", num_envs=1, **options)
         self.task_id = task_id
-        self.render_mode = None
+        self.render_mode = render_mode
+        fps = self.pool.config.get("render_fps")
+        self.metadata = {"render_modes": ["rgb_array"], **({"render_fps": fps} if fps else {})}
         self.observation_space = self.pool.single_observation_space
         self.action_space = self.pool.single_action_space
         self.max_episode_steps = int(self.pool.config.get("max_episode_steps", 0)) or None
@@ -63,7 +70,7 @@ class GymnasiumSingleEnv(gymnasium.Env):
         if options:
             raise ValueError(f"envpool envs take no reset options, got {sorted(options)}")
         obs, info = self.pool.reset(seed=seed)
-        return _row(obs), _info_row(info)
+        return self._obs(obs), _info_row(info)
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if isinstance(action, dict):
@@ -71,7 +78,19 @@ class GymnasiumSingleEnv(gymnasium.Env):
         else:
             batched = np.asarray(action)[None]
         obs, reward, terminated, truncated, info = self.pool.step(batched)
-        return _row(obs), float(reward[0]), bool(terminated[0]), bool(truncated[0]), _info_row(info)
+        return self._obs(obs), float(reward[0]), bool(terminated[0]), bool(truncated[0]), _info_row(info)
+
+    def render(self) -> np.ndarray | None:
+        """The env's frame, with ``render_mode="rgb_array"`` (None without a render mode)."""
+        if self.render_mode is None:
+            return None
+        return np.asarray(self.pool.render([0])[0])
+
+    def _obs(self, obs: Any) -> Any:
+        row = _row(obs)
+        if isinstance(self.observation_space, gymnasium.spaces.Discrete):
+            return int(row)
+        return row
 
     def close(self) -> None:
         pool = getattr(self, "pool", None)

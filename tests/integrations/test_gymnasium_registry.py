@@ -34,7 +34,11 @@ def _wrappers(env) -> list[type]:
 def test_every_task_is_registered_with_both_entry_points():
     ids = envpool.list_all_envs()
     assert len(ids) > 100  # classic control, Atari, MuJoCo
-    for task_id in ids:
+    # EnvPool 1.2.5's tabular/ aliases: a gymnasium id holds one namespace (docs/integrations.md)
+    namespaced = [t for t in ids if "/" in t]
+    assert namespaced == ["tabular/CliffWalking-v0", "tabular/Blackjack-v0"]
+    assert not any(f"envpool/{t}" in registry for t in namespaced)
+    for task_id in set(ids) - set(namespaced):
         spec = registry[f"envpool/{task_id}"]
         assert spec.namespace == "envpool"
         assert spec.vector_entry_point == "envpool.integrations.gymnasium_registry:make_vector_env"
@@ -175,10 +179,39 @@ def test_single_env_passes_gymnasiums_env_checker(task_id):
     env.close()
 
 
+@pytest.mark.parametrize("task_id", ["FrozenLake-v1", "Taxi-v4", "CliffWalking-v1", "NChain-v0"])
+def test_single_env_discrete_obs_is_an_int_as_gymnasiums(task_id):
+    env = gymnasium.make(f"envpool/{task_id}")
+    obs, _ = env.reset(seed=0)
+    assert type(obs) is int and env.observation_space.contains(obs)
+    obs = env.step(env.action_space.sample())[0]
+    assert type(obs) is int and env.observation_space.contains(obs)
+    check_env(env.unwrapped, skip_render_check=True)
+    env.close()
+
+
+@pytest.mark.parametrize("task_id", ["CartPole-v1", "LunarLander-v3", "FrozenLake-v1"])
+def test_single_env_renders_the_pools_frame(task_id):
+    env = gymnasium.make(f"envpool/{task_id}", render_mode="rgb_array")
+    assert env.render_mode == "rgb_array"
+    env.reset(seed=3)
+    frame = env.render()
+    pool = envpool.make(task_id, env_type="gymnasium", num_envs=1, render_mode="rgb_array")
+    pool.reset(seed=3)
+    np.testing.assert_array_equal(frame, pool.render()[0])
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    assert env.unwrapped.metadata["render_fps"] == pool.config["render_fps"]
+    env.close()
+    env = gymnasium.make("envpool/CartPole-v1")
+    env.reset(seed=0)
+    assert env.render() is None
+    env.close()
+
+
 @pytest.mark.filterwarnings("ignore:.*render_mode:UserWarning")  # gymnasium.make's, before ours
 def test_single_env_refuses_what_it_cannot_be():
-    with pytest.raises(ValueError, match="render"):
-        gymnasium.make("envpool/CartPole-v1", render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode"):
+        GymnasiumSingleEnv("CartPole-v1", render_mode="human")
     with pytest.raises(ValueError, match="num_envs"):
         GymnasiumSingleEnv("CartPole-v1", num_envs=2)
     with pytest.raises(ValueError, match="next_step"):
