@@ -37,3 +37,20 @@ def test_runs_on_a_task() -> None:
     ).stdout
     row = next(line for line in out.splitlines() if line.startswith("| CartPole-v1 |"))
     assert 0.0 < float(row.split("|")[5]) <= 1.0
+
+
+def test_groups_steps_by_obs_columns() -> None:
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "LunarLander-v3", "BipedalWalker-v3", "--steps", "600", "--by-obs", "6", "7"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    lander = out.split("LunarLander-v3, steps by obs")[1].split("BipedalWalker-v3")[0]
+    rows = [line.split("|")[1:5] for line in lander.splitlines() if line.startswith("| ") and "sum" not in line]
+    # legs on the ground: 0, 1 or 2; the shares of steps and of time each sum to 1
+    assert rows and {float(r[0]) for r in rows} <= {0.0, 1.0, 2.0}
+    assert abs(sum(float(r[1]) for r in rows) - 1) < 0.01
+    assert abs(sum(float(r[2]) for r in rows) - 1) < 0.01
+    # BipedalWalker's columns 6 and 7 are joint angles and speeds: not counts
+    assert "BipedalWalker-v3: obs[[6, 7]] summed takes over 16 values (not a count): not grouped" in out
