@@ -67,10 +67,11 @@ def test_async_rows_are_in_finishing_order() -> None:
 def test_no_env_is_starved() -> None:
     """Queued envs start first in, first out: an env sent comes back within
     num_envs / batch_size batches, plus one for the two stepping threads (a
-    worker and the receiving thread, which helps) finishing out of order.
-    Steps are instant, so the OS preempting a thread mid-step (which no queue
-    can help) is rare; a queue that let envs jump ahead would blow the bound
-    over 300 batches."""
+    worker and the receiving thread, which helps) finishing out of order, plus
+    one for the OS preempting a thread mid-step, which no queue can help (steps
+    are instant, so it is rare: once in a whole-suite run beside the other
+    xdist worker, an env came back after 6 batches). A queue that let envs
+    jump ahead would blow the bound over 300 batches."""
     n, b = 16, 4
     pool = busy(n, b, num_threads=2)
     pool.send_reset(None, None)
@@ -82,7 +83,7 @@ def test_no_env_is_starved() -> None:
         worst = max(worst, int((batch_no - sent_at[ids]).max()))
         sent_at[ids] = batch_no
         pool.send(np.zeros(b, np.int32), ids)
-    assert worst <= n // b + 1, worst
+    assert worst <= n // b + 2, worst
     pool.close()
 
 
