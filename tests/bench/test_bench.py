@@ -1006,3 +1006,24 @@ def test_xla_engine_runs(tmp_path):
     assert rc == 0
     rows = json.loads(out.read_text())["results"]
     assert len(rows) == 2 and all(r["status"] == "ok" and r["steps_per_s"]["median"] > 0 for r in rows), rows
+
+
+def test_gymnasium_engines_run_gymnasiums_env_of_the_same_family() -> None:
+    """EnvPool 1.2.5's older toy-text and Box2D ids run gymnasium's current env (Taxi-v3 ->
+    Taxi-v4), and its tabular/ aliases gymnasium's toy-text env, not gymnasium's JAX
+    functional env that has the same id."""
+    import gymnasium
+
+    from envpool.bench.engines.gymnasium_vector import gym_id
+    from envpool.registration import lookup
+
+    checked = 0
+    for task in envpool.list_all_envs():
+        family = lookup(task).family
+        kind = envpool._envpool.families()[family]["kind"]
+        if kind not in ("toy_text", "box2d") or family in ("NChain", "Catch"):  # EnvPool's own: no gymnasium env
+            continue
+        entry = gymnasium.registry[gym_id(task, kind)].entry_point
+        assert entry.startswith(f"gymnasium.envs.{kind}."), (task, entry)
+        checked += 1
+    assert checked >= 17

@@ -15,13 +15,17 @@ from __future__ import annotations
 
 from . import Engine, _common, _gym
 
-# EnvPool 1.2.5's toy-text and Box2D ids that gymnasium 1.4 no longer registers -> the
-# gymnasium id whose dynamics they run (envpool/tasks/toy_text.py, envpool/tasks/box2d.py).
+# EnvPool 1.2.5's toy-text and Box2D ids that gymnasium 1.4 no longer registers (or
+# registers for other envs) -> the gymnasium id whose dynamics they run (envpool/tasks/toy_text.py, envpool/tasks/box2d.py).
 _OLDER_IDS = {
     "Taxi-v3": "Taxi-v4",
     "CliffWalking-v0": "CliffWalking-v1",
     "LunarLander-v2": "LunarLander-v3",
     "LunarLanderContinuous-v2": "LunarLanderContinuous-v3",
+    "CarRacing-v2": "CarRacing-v3",
+    # gymnasium's own ids of these names are its JAX functional envs (other spaces)
+    "tabular/CliffWalking-v0": "CliffWalking-v1",
+    "tabular/Blackjack-v0": "Blackjack-v1",
 }
 
 
