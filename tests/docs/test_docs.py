@@ -113,3 +113,17 @@ def test_the_test_command_is_the_same_in_readme_install_and_ci() -> None:
     assert len(ci) == 1 and "-n 2" in ci[0]
     assert ci[0] in command(ROOT / "README.md")
     assert ci[0] in command(DOCS / "install.md")
+
+
+def test_tasks_page_names_every_listed_task_of_the_small_families() -> None:
+    """docs/tasks.md names each classic-control, Box2D and toy-text id (Atari, MuJoCo and
+    dm_control are described by pattern)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from _registry import kind
+
+    import envpool
+
+    text = (DOCS / "tasks.md").read_text()
+    ids = [t for t in envpool.list_all_envs() if kind(t) in ("classic_control", "box2d", "toy_text")]
+    assert len(ids) > 25
+    assert [t for t in ids if f"`{t}`" not in text] == []
