@@ -1009,9 +1009,9 @@ def test_xla_engine_runs(tmp_path):
 
 
 def test_gymnasium_engines_run_gymnasiums_env_of_the_same_family() -> None:
-    """EnvPool 1.2.5's older toy-text and Box2D ids run gymnasium's current env (Taxi-v3 ->
-    Taxi-v4), and its tabular/ aliases gymnasium's toy-text env, not gymnasium's JAX
-    functional env that has the same id."""
+    """EnvPool 1.2.5's older toy-text, Box2D and classic-control ids run gymnasium's current
+    env (Taxi-v3 -> Taxi-v4), and its tabular/ and phys2d/ aliases gymnasium's toy-text and
+    classic-control envs, not gymnasium's JAX functional envs that have the same ids."""
     import gymnasium
 
     from envpool.bench.engines.gymnasium_vector import gym_id
@@ -1021,9 +1021,9 @@ def test_gymnasium_engines_run_gymnasiums_env_of_the_same_family() -> None:
     for task in envpool.list_all_envs():
         family = lookup(task).family
         kind = envpool._envpool.families()[family]["kind"]
-        if kind not in ("toy_text", "box2d") or family in ("NChain", "Catch"):  # EnvPool's own: no gymnasium env
+        if kind not in ("toy_text", "box2d", "classic_control") or family in ("NChain", "Catch"):  # EnvPool's own
             continue
         entry = gymnasium.registry[gym_id(task, kind)].entry_point
         assert entry.startswith(f"gymnasium.envs.{kind}."), (task, entry)
         checked += 1
-    assert checked >= 17
+    assert checked >= 27

@@ -20,6 +20,18 @@ from _registry import missing, tasks
 import envpool
 
 TASKS = tasks("classic_control")
+# EnvPool 1.2.5's ids -> the gymnasium env whose dynamics they run (envpool/tasks/classic_control.py;
+# gymnasium's phys2d/ ids are its JAX functional envs, and it has no Pendulum-v0).
+REFERENCE = {
+    "phys2d/CartPole-v0": "CartPole-v0",
+    "phys2d/CartPole-v1": "CartPole-v1",
+    "Pendulum-v0": "Pendulum-v1",
+    "phys2d/Pendulum-v0": "Pendulum-v1",
+}
+
+
+def _ref_id(task: str) -> str:
+    return REFERENCE.get(task, task)
 
 
 def _set_state(ref, task: str, state: np.ndarray) -> None:
@@ -45,7 +57,7 @@ def _actions(space: gymnasium.Space, n: int, rng: np.random.Generator) -> np.nda
 def test_alignment_with_gymnasium(task: str) -> None:
     steps = 2000
     ours = envpool.make(task, env_type="gymnasium", num_envs=1, seed=3, expose_state=True)
-    ref = gymnasium.make(task)
+    ref = gymnasium.make(_ref_id(task))
     ref.reset(seed=0)
     rng = np.random.default_rng(0)
     actions = _actions(ours.single_action_space, steps, rng)
@@ -68,7 +80,7 @@ def test_alignment_with_gymnasium(task: str) -> None:
         assert bool(term[0]) == bool(r_term), f"step {t}"
         assert bool(trunc[0]) == (not r_term and info["elapsed_step"][0] >= limit)
     # Enough episodes to cover resets, except where random play never ends one.
-    if task.startswith(("CartPole", "Acrobot", "Pendulum", "MountainCar-")):
+    if _ref_id(task).startswith(("CartPole", "Acrobot", "Pendulum", "MountainCar-")):
         assert episodes >= 2
     ours.close()
 
@@ -76,7 +88,7 @@ def test_alignment_with_gymnasium(task: str) -> None:
 @pytest.mark.parametrize("task", TASKS)
 def test_spaces_match_gymnasium(task: str) -> None:
     ours = envpool.make_spec(task)
-    ref = gymnasium.make(task)
+    ref = gymnasium.make(_ref_id(task))
     assert ours.observation_space == ref.observation_space
     if isinstance(ref.action_space, gymnasium.spaces.Discrete):
         assert ours.action_space.n == ref.action_space.n
@@ -91,6 +103,10 @@ RESET_RANGES = {
     "CartPole-v0": [(slice(0, 4), -0.05, 0.05)],
     "CartPole-v1": [(slice(0, 4), -0.05, 0.05)],
     "Pendulum-v1": [(slice(0, 1), -np.pi, np.pi), (slice(1, 2), -1.0, 1.0)],
+    "Pendulum-v0": [(slice(0, 1), -np.pi, np.pi), (slice(1, 2), -1.0, 1.0)],
+    "phys2d/Pendulum-v0": [(slice(0, 1), -np.pi, np.pi), (slice(1, 2), -1.0, 1.0)],
+    "phys2d/CartPole-v0": [(slice(0, 4), -0.05, 0.05)],
+    "phys2d/CartPole-v1": [(slice(0, 4), -0.05, 0.05)],
     "MountainCar-v0": [(slice(0, 1), -0.6, -0.4)],
     "MountainCarContinuous-v0": [(slice(0, 1), -0.6, -0.4)],
     "Acrobot-v1": [(slice(0, 4), -0.1, 0.1)],

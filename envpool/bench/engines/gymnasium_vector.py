@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from . import Engine, _common, _gym
 
-# EnvPool 1.2.5's toy-text and Box2D ids that gymnasium 1.4 no longer registers (or
+# EnvPool 1.2.5's toy-text, Box2D and classic-control ids that gymnasium 1.4 no longer registers (or
 # registers for other envs) -> the gymnasium id whose dynamics they run (envpool/tasks/toy_text.py, envpool/tasks/box2d.py).
 _OLDER_IDS = {
     "Taxi-v3": "Taxi-v4",
@@ -26,6 +26,10 @@ _OLDER_IDS = {
     # gymnasium's own ids of these names are its JAX functional envs (other spaces)
     "tabular/CliffWalking-v0": "CliffWalking-v1",
     "tabular/Blackjack-v0": "Blackjack-v1",
+    "phys2d/CartPole-v0": "CartPole-v0",
+    "phys2d/CartPole-v1": "CartPole-v1",
+    "Pendulum-v0": "Pendulum-v1",
+    "phys2d/Pendulum-v0": "Pendulum-v1",
 }
 
 
@@ -33,7 +37,7 @@ def gym_id(task_id: str, kind: str | None) -> str:
     """gymnasium's id for our task: ``Pong-v5`` -> ``ALE/Pong-v5``, ``Taxi-v3`` -> ``Taxi-v4``; others unchanged."""
     if kind == "atari":
         return "ALE/" + task_id.rsplit("-", 1)[0] + "-v5"
-    if kind in ("toy_text", "box2d"):
+    if kind in ("toy_text", "box2d", "classic_control"):
         return _OLDER_IDS.get(task_id, task_id)
     return task_id
 
