@@ -37,7 +37,13 @@ def test_every_task_is_registered_with_both_entry_points():
     # EnvPool 1.2.5's tabular/ and phys2d/ ids: a gymnasium id holds one namespace (docs/integrations.md)
     namespaced = [t for t in ids if "/" in t]
     assert sorted(namespaced) == sorted(
-        ["tabular/CliffWalking-v0", "tabular/Blackjack-v0", "phys2d/CartPole-v0", "phys2d/CartPole-v1", "phys2d/Pendulum-v0"]
+        [
+            "tabular/CliffWalking-v0",
+            "tabular/Blackjack-v0",
+            "phys2d/CartPole-v0",
+            "phys2d/CartPole-v1",
+            "phys2d/Pendulum-v0",
+        ]
     )
     assert not any(f"envpool/{t}" in registry for t in namespaced)
     for task_id in set(ids) - set(namespaced):
