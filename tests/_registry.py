@@ -3,6 +3,8 @@ generic tests of its kind at once, with no list in a test to extend."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterable, Mapping
 
 import envpool
@@ -23,6 +25,18 @@ def kind(task_id: str) -> str:
 def tasks(of_kind: str) -> list[str]:
     """Every registered task id of a kind, in registration order."""
     return [t for t in envpool.list_all_envs() if kind(t) == of_kind]
+
+
+def builtin_tasks(*kinds: str) -> list[str]:
+    """The ids of ``kinds`` that envpool itself registers, read in a fresh process (tests
+    register tasks of their own in this one, e.g. ``ShortCartPole-v0``)."""
+    code = (
+        "import sys, envpool; from envpool import _envpool; from envpool.registration import lookup\n"
+        "print('\\n'.join(t for t in envpool.list_all_envs()"
+        " if _envpool.families()[lookup(t).family]['kind'] in sys.argv[1:]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code, *kinds], capture_output=True, text=True, check=True)
+    return out.stdout.split()
 
 
 def one_per_family(ids: Iterable[str]) -> list[str]:

@@ -18,20 +18,15 @@ import pytest
 from _registry import missing, tasks
 
 import envpool
+from envpool.bench.engines.gymnasium_vector import gym_id
 
 TASKS = tasks("classic_control")
-# EnvPool 1.2.5's ids -> the gymnasium env whose dynamics they run (envpool/tasks/classic_control.py;
-# gymnasium's phys2d/ ids are its JAX functional envs, and it has no Pendulum-v0).
-REFERENCE = {
-    "phys2d/CartPole-v0": "CartPole-v0",
-    "phys2d/CartPole-v1": "CartPole-v1",
-    "Pendulum-v0": "Pendulum-v1",
-    "phys2d/Pendulum-v0": "Pendulum-v1",
-}
 
 
 def _ref_id(task: str) -> str:
-    return REFERENCE.get(task, task)
+    """The gymnasium env whose dynamics a task runs: EnvPool 1.2.5's Pendulum-v0 and phys2d/
+    ids run Pendulum-v1 and CartPole (gymnasium's phys2d/ ids are its JAX functional envs)."""
+    return gym_id(task, "classic_control")
 
 
 def _set_state(ref, task: str, state: np.ndarray) -> None:
@@ -103,10 +98,6 @@ RESET_RANGES = {
     "CartPole-v0": [(slice(0, 4), -0.05, 0.05)],
     "CartPole-v1": [(slice(0, 4), -0.05, 0.05)],
     "Pendulum-v1": [(slice(0, 1), -np.pi, np.pi), (slice(1, 2), -1.0, 1.0)],
-    "Pendulum-v0": [(slice(0, 1), -np.pi, np.pi), (slice(1, 2), -1.0, 1.0)],
-    "phys2d/Pendulum-v0": [(slice(0, 1), -np.pi, np.pi), (slice(1, 2), -1.0, 1.0)],
-    "phys2d/CartPole-v0": [(slice(0, 4), -0.05, 0.05)],
-    "phys2d/CartPole-v1": [(slice(0, 4), -0.05, 0.05)],
     "MountainCar-v0": [(slice(0, 1), -0.6, -0.4)],
     "MountainCarContinuous-v0": [(slice(0, 1), -0.6, -0.4)],
     "Acrobot-v1": [(slice(0, 4), -0.1, 0.1)],
@@ -114,10 +105,12 @@ RESET_RANGES = {
 
 
 def test_every_task_has_its_reset_ranges() -> None:
-    assert not missing(RESET_RANGES, TASKS), "classic-control tasks with no RESET_RANGES entry"
+    assert not missing(RESET_RANGES, map(_ref_id, TASKS)), "classic-control tasks with no RESET_RANGES entry"
 
 
-@pytest.mark.parametrize(("task", "index", "low", "high"), [(t, *r) for t in TASKS for r in RESET_RANGES.get(t, [])])
+@pytest.mark.parametrize(
+    ("task", "index", "low", "high"), [(t, *r) for t in TASKS for r in RESET_RANGES.get(_ref_id(t), [])]
+)
 def test_reset_distribution_is_uniform(task: str, index: slice, low: float, high: float) -> None:
     n = 4000
     env = envpool.make(task, env_type="gymnasium", num_envs=n, seed=11, expose_state=True)
