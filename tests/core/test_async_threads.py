@@ -67,23 +67,25 @@ def test_async_rows_are_in_finishing_order() -> None:
 def test_no_env_is_starved() -> None:
     """Queued envs start first in, first out: an env sent comes back within
     num_envs / batch_size batches, plus one for the two stepping threads (a
-    worker and the receiving thread, which helps) finishing out of order, plus
-    one for the OS preempting a thread mid-step, which no queue can help (steps
-    are instant, so it is rare: once in a whole-suite run beside the other
-    xdist worker, an env came back after 6 batches). A queue that let envs
-    jump ahead would blow the bound over 300 batches."""
+    worker and the receiving thread, which helps) finishing out of order. The
+    OS preempting a thread mid-step can add one more batch, which no queue can
+    help; steps are instant, so that is rare (once in a whole-suite run beside
+    the other xdist worker, an env came back after 6 batches): one batch in 300
+    may take one more. A queue that let envs jump ahead would blow the bound
+    over 300 batches."""
     n, b = 16, 4
     pool = busy(n, b, num_threads=2)
     pool.send_reset(None, None)
     sent_at = np.zeros(n, np.int64)
-    worst = 0
+    waits = []
     for batch_no in range(1, 300):
         ids = ids_of(pool.recv())
         assert len(ids) == b and len(set(ids.tolist())) == b
-        worst = max(worst, int((batch_no - sent_at[ids]).max()))
+        waits.append(int((batch_no - sent_at[ids]).max()))
         sent_at[ids] = batch_no
         pool.send(np.zeros(b, np.int32), ids)
-    assert worst <= n // b + 2, worst
+    assert max(waits) <= n // b + 2, max(waits)
+    assert sum(w > n // b + 1 for w in waits) <= 1, waits
     pool.close()
 
 
