@@ -62,6 +62,7 @@ class GymnasiumSingleEnv(gymnasium.Env):
         self.metadata = {"render_modes": ["rgb_array"], **({"render_fps": fps} if fps else {})}
         self.observation_space = self.pool.single_observation_space
         self.action_space = self.pool.single_action_space
+        self._int_obs = isinstance(self.observation_space, gymnasium.spaces.Discrete)
         self.max_episode_steps = int(self.pool.config.get("max_episode_steps", 0)) or None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
@@ -87,10 +88,7 @@ class GymnasiumSingleEnv(gymnasium.Env):
         return np.asarray(self.pool.render([0])[0])
 
     def _obs(self, obs: Any) -> Any:
-        row = _row(obs)
-        if isinstance(self.observation_space, gymnasium.spaces.Discrete):
-            return int(row)
-        return row
+        return int(obs[0]) if self._int_obs else _row(obs)
 
     def close(self) -> None:
         pool = getattr(self, "pool", None)
