@@ -50,7 +50,18 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         self._num_envs = int(self.config["num_envs"])
         bad = [i for i in self.config.get("render_env_ids") or [] if not 0 <= i < self._num_envs]
         if bad:
+            self._pool.close()
             raise ValueError(f"render_env_ids holds {bad[0]}, not an env id in [0, {self._num_envs})")
+        # Whether the envs draw frames (NChain and Catch do not).
+        self._can_render = True
+        if hasattr(self._pool, "render_size"):
+            try:
+                self._pool.render_size()
+            except ValueError as e:
+                self._can_render = False
+                if self.config.get("render_mode") == "rgb_array":  # refused here, not at the first render()
+                    self._pool.close()
+                    raise ValueError(f"render_mode='rgb_array': {task_id}: {e}") from None
         self._batch_size = int(self.config["batch_size"]) or self._num_envs
         self.is_async = self._batch_size < self._num_envs
         self._next_seed: int | list[int] | None = None
@@ -226,7 +237,7 @@ class PoolBase(ModelMixin, EnvPoolMixin):
 
     def _render_metadata(self) -> dict[str, Any]:
         """gymnasium's render metadata: the render modes and the task's frame rate."""
-        meta: dict[str, Any] = {"render_modes": ["rgb_array"]}
+        meta: dict[str, Any] = {"render_modes": ["rgb_array"] if self._can_render else []}
         if self.config.get("render_fps") is not None:
             meta["render_fps"] = self.config["render_fps"]
         return meta

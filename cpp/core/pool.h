@@ -216,6 +216,10 @@ class EnvPool : private BatchRing::Host {
     return batch;
   }
 
+  // The envs' frame size (height, width); std::invalid_argument when they
+  // cannot render or render at different sizes. Envs report a fixed size.
+  std::array<int, 2> RenderSize() const { return envs_.RenderSize(); }
+
   // Renders env_ids (envs not in flight) on the stepping threads, as
   // their steps run, into a batch of its own: key 0 holds the frames
   // (n x height x width x 3 uint8), key 1 the env ids. Every env of the pool

@@ -237,6 +237,11 @@ class PyPool {
                      {h * w * 3, w * 3, py::ssize_t{3}, py::ssize_t{1}}, batch->key_base[envpool::kRenderFrame], base);
   }
 
+  py::tuple RenderSize() const {
+    const std::array<int, 2> size = pool_->RenderSize();
+    return py::make_tuple(size[0], size[1]);
+  }
+
   // Named per-env arrays (envs that also derive from NamedArrays, e.g. a
   // simulator's model parameters). Every env named must have the array, with
   // one dtype and shape; env_id None is every env.
@@ -553,6 +558,8 @@ void RegisterPool(py::module_& m) {
       .def("reset", &PyPool::Reset, py::arg("env_id") = py::none(), py::arg("seed") = py::none(),
            py::arg("own_batch") = false)
       .def("render", &PyPool::Render, py::arg("env_id"))
+      .def("render_size", &PyPool::RenderSize,
+           "(height, width) of the envs' frames (ValueError: they cannot render, or not at one size)")
       .def("env_array_spec", &PyPool::EnvArraySpec, py::arg("name"), py::arg("env_id") = py::none(),
            "(dtype, shape) of a named per-env array (KeyError: no such array)")
       .def("env_array_names", &PyPool::EnvArrayNames, py::arg("env_id") = 0)

@@ -576,6 +576,30 @@ def test_render_errors_are_exceptions() -> None:
     env.close()
 
 
+@pytest.mark.parametrize("task", ["NChain-v0", "Catch-v0"])
+def test_tasks_that_cannot_render_say_so_at_make(task) -> None:
+    def threads() -> int:
+        return len(os.listdir("/proc/self/task"))
+
+    before = threads()
+    refusals = []  # their tracebacks keep the half-made pools alive
+    for env_type in ["gymnasium", "gym", "dm"]:
+        with pytest.raises(ValueError, match=f"render_mode='rgb_array': {task}: this task cannot render") as e:
+            envpool.make(task, env_type=env_type, num_envs=2, num_threads=3, render_mode="rgb_array")
+        refusals.append(e)
+    with pytest.raises(ValueError, match="render_env_ids holds 5") as e:
+        envpool.make(
+            "FrozenLake-v1", env_type="gym", num_envs=2, num_threads=3, render_mode="rgb_array", render_env_ids=[5]
+        )
+    refusals.append(e)
+    assert threads() == before  # the refused pools' threads are stopped, not left to the GC
+    env = envpool.make(task, env_type="gymnasium", num_envs=2)
+    assert env.metadata["render_modes"] == []
+    assert envpool.make("FrozenLake-v1", env_type="gym", num_envs=1).metadata["render_modes"] == ["rgb_array"]
+    env.reset()
+    env.close()
+
+
 def test_bench_knows_the_family() -> None:
     from envpool import _envpool
     from envpool.bench.engines import gymnasium_vector

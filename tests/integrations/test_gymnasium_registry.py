@@ -214,6 +214,11 @@ def test_single_env_renders_the_pools_frame(task_id):
     env.reset(seed=0)
     assert env.render() is None
     env.close()
+    env = gymnasium.make("envpool/NChain-v0")
+    assert env.unwrapped.metadata["render_modes"] == []
+    with pytest.raises(ValueError, match="NChain-v0: this task cannot render"):
+        gymnasium.make("envpool/NChain-v0", render_mode="rgb_array")
+    env.close()
 
 
 @pytest.mark.filterwarnings("ignore:.*render_mode:UserWarning")  # gymnasium.make's, before ours
