@@ -59,7 +59,7 @@ class GymnasiumSingleEnv(gymnasium.Env):
         self.task_id = task_id
         self.render_mode = render_mode
         fps = self.pool.config.get("render_fps")
-        self.metadata = {"render_modes": self.pool.metadata["render_modes"], **({"render_fps": fps} if fps else {})}
+        self.metadata = {"render_modes": ["rgb_array"], **({"render_fps": fps} if fps else {})}
         self.observation_space = self.pool.single_observation_space
         self.action_space = self.pool.single_action_space
         self._int_obs = isinstance(self.observation_space, gymnasium.spaces.Discrete)

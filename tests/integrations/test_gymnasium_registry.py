@@ -214,10 +214,10 @@ def test_single_env_renders_the_pools_frame(task_id):
     env.reset(seed=0)
     assert env.render() is None
     env.close()
-    env = gymnasium.make("envpool/NChain-v0")
-    assert env.unwrapped.metadata["render_modes"] == []
-    with pytest.raises(ValueError, match="NChain-v0: this task cannot render"):
-        gymnasium.make("envpool/NChain-v0", render_mode="rgb_array")
+    env = gymnasium.make("envpool/NChain-v0", render_mode="rgb_array")
+    env.reset(seed=0)
+    with pytest.raises(RuntimeError, match="NChain-v0: this task cannot render"):
+        env.render()
     env.close()
 
 
