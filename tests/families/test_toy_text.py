@@ -16,6 +16,7 @@ deterministic). Frames: pixel-equal to gymnasium's pygame renders on a set of st
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 
@@ -592,13 +593,14 @@ def test_a_refused_pool_stops_its_threads() -> None:
     def threads() -> int:
         return len(os.listdir("/proc/self/task"))
 
+    gc.collect()  # earlier tests' pools finish closing first
     before = threads()
     with pytest.raises(ValueError, match="render_env_ids holds 5") as refusal:
         envpool.make(
             "FrozenLake-v1", env_type="gym", num_envs=2, num_threads=3, render_mode="rgb_array", render_env_ids=[5]
         )
     assert refusal.traceback  # it keeps the half-made pool alive, so the GC has not stopped its threads
-    assert threads() == before
+    assert threads() <= before
 
 
 def test_bench_knows_the_family() -> None:
