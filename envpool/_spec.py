@@ -44,10 +44,18 @@ def to_space(spec: ArraySpecTuple) -> spaces.Space:
     return spaces.Box(bounds(low, shape, dtype), bounds(high, shape, dtype), shape=shape, dtype=dtype)
 
 
-def group_space(specs: list[ArraySpecTuple], prefix: str) -> spaces.Space:
-    """The space of the arrays named ``prefix`` or ``prefix:<key>``."""
+def group_space(specs: list[ArraySpecTuple], prefix: str, as_tuple: bool = False) -> spaces.Space:
+    """The space of the arrays named ``prefix`` or ``prefix:<key>``: a ``Dict`` of several, or
+    with ``as_tuple`` a ``Tuple`` of keys ``0`` .. ``k-1`` in that order (a task's
+    ``tuple_obs``, e.g. Blackjack's)."""
     mine = {key: to_space(s) for key, s in _keys.select_specs(specs, prefix)}
-    return mine[""] if list(mine) == [""] else spaces.Dict(mine)
+    if list(mine) == [""]:
+        return mine[""]
+    if as_tuple:
+        if list(mine) != [str(i) for i in range(len(mine))]:
+            raise ValueError(f"a tuple observation needs keys 0 .. {len(mine) - 1} in order, got {list(mine)}")
+        return spaces.Tuple(list(mine.values()))
+    return spaces.Dict(mine)
 
 
 class Config(dict):
@@ -196,7 +204,7 @@ class EnvSpec:
     @property
     def observation_space(self) -> spaces.Space:
         """The single-env observation space."""
-        return group_space(self.state_spec, _keys.OBS)
+        return group_space(self.state_spec, _keys.OBS, as_tuple=bool(self.config.get("tuple_obs")))
 
     @property
     def action_space(self) -> spaces.Space:

@@ -161,13 +161,9 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         base = self._last_obs
         if base is None or not self._partial:
             return base
-        merged = {k: np.array(v) for k, v in base.items()} if isinstance(base, dict) else np.array(base)
+        merged = _copy(base)
         for ids, obs in self._partial:
-            if isinstance(merged, dict):
-                for k, v in obs.items():
-                    merged[k][ids] = v
-            else:
-                merged[ids] = obs
+            _put(merged, ids, obs)
         return merged
 
     def _package(self, result: tuple, full: bool) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -203,14 +199,8 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
 
     def _merge_masked(self, ids: np.ndarray, obs: Any, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         """Full-batch obs after a masked reset: fresh rows for ids, last rows elsewhere."""
-        latest = self._latest_obs()
-        if isinstance(obs, dict):
-            merged = {k: np.array(v) for k, v in latest.items()}
-            for k, v in obs.items():
-                merged[k][ids] = v
-        else:
-            merged = np.array(latest)
-            merged[ids] = obs
+        merged = _copy(self._latest_obs())
+        _put(merged, ids, obs)
         full_info: dict[str, Any] = {}
         mask = np.zeros(self._num_envs, dtype=bool)
         mask[ids] = True
@@ -238,9 +228,40 @@ def _scatter(obs: Any, ids: np.ndarray) -> Any:
     """Rows given in ``ids`` order, put in env order."""
     if isinstance(obs, dict):
         return {k: _scatter(v, ids) for k, v in obs.items()}
+    if isinstance(obs, tuple):
+        return tuple(_scatter(v, ids) for v in obs)
     out = np.empty_like(obs)
     out[ids] = obs
     return out
+
+
+# Observations are an array, a dict of them or a tuple of them (a Tuple space).
+def _copy(obs: Any) -> Any:
+    if isinstance(obs, dict):
+        return {k: np.array(v) for k, v in obs.items()}
+    if isinstance(obs, tuple):
+        return tuple(np.array(v) for v in obs)
+    return np.array(obs)
+
+
+def _put(dst: Any, ids: np.ndarray, rows: Any) -> None:
+    """dst[ids] = rows, for each array of the observation."""
+    if isinstance(dst, dict):
+        for k, v in rows.items():
+            dst[k][ids] = v
+    elif isinstance(dst, tuple):
+        for d, v in zip(dst, rows):
+            d[ids] = v
+    else:
+        dst[ids] = rows
+
+
+def _row(obs: Any, i: int) -> Any:
+    if isinstance(obs, dict):
+        return {k: v[i] for k, v in obs.items()}
+    if isinstance(obs, tuple):
+        return tuple(v[i] for v in obs)
+    return obs[i]
 
 
 def _add_final(info: dict[str, Any], final: tuple, done: np.ndarray) -> None:
@@ -250,7 +271,7 @@ def _add_final(info: dict[str, Any], final: tuple, done: np.ndarray) -> None:
     obs_arr = np.full(n, None, dtype=object)
     if done.any():
         for i in np.flatnonzero(done):
-            obs_arr[i] = {k: v[i] for k, v in final_obs.items()} if isinstance(final_obs, dict) else final_obs[i]
+            obs_arr[i] = _row(final_obs, i)
     info["final_obs"] = obs_arr
     info["_final_obs"] = done.copy()
     info["final_info"] = {**final_info, **{f"_{k}": done for k in final_info}}

@@ -211,6 +211,8 @@ class XlaOps:
     """One pool's XLA functions. Interfaces shape results with their ``_xla_package``."""
 
     def __init__(self, pool: Any) -> None:
+        if pool.config.get("tuple_obs"):
+            raise NotImplementedError("xla() does not support tuple_obs (the columns are split in Python)")
         if int(pool.config.get("frame_stack", 1)) > 1:
             raise NotImplementedError(
                 "xla() does not support frame_stack > 1 (the stacking runs in Python); "

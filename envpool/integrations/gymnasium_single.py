@@ -102,6 +102,8 @@ class GymnasiumSingleEnv(gymnasium.Env):
 def _row(obs: Any) -> Any:
     if isinstance(obs, dict):
         return {k: _row(v) for k, v in obs.items()}
+    if isinstance(obs, tuple):  # a Tuple space of Discrete ones (Blackjack's tuple_obs): ints, as gymnasium's
+        return tuple(int(v[0]) for v in obs)
     return obs[0]
 
 

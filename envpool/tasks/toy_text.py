@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from envpool.registration import register
+from envpool import _envpool, _keys
+from envpool.registration import PythonSide, register
 
 
 def _img_dir() -> str:
@@ -71,7 +72,63 @@ register("Taxi-v4", "Taxi", max_episode_steps=200, reward_threshold=8.0, img_dir
 # CliffWalking and Blackjack have no time limit in gymnasium (max_episode_steps=0: none).
 register("CliffWalking-v1", "CliffWalking", img_dir=_IMG, render_fps=4)
 register("CliffWalkingSlippery-v1", "CliffWalking", is_slippery=True, img_dir=_IMG, render_fps=4)
-register("Blackjack-v1", "Blackjack", sab=True, natural=False, img_dir=_IMG, render_fps=4)
+
+
+def _check_tuple_obs(options: dict[str, Any]) -> None:
+    if not isinstance(options["tuple_obs"], (bool, np.bool_)):
+        raise TypeError(f"config 'tuple_obs' must be a bool, got {options['tuple_obs']!r}")
+    options["tuple_obs"] = bool(options["tuple_obs"])
+
+
+def _tuple_state_spec(specs: list[tuple], config: Any) -> list[tuple]:
+    """With tuple_obs, the observation row (player sum, dealer's card, usable ace) as
+    three scalars ``obs:0`` .. ``obs:2``: gymnasium's Tuple of three Discrete spaces."""
+    if not config.get("tuple_obs"):
+        return specs
+    out = []
+    for spec in specs:
+        if spec[0] != _keys.OBS:
+            out.append(spec)
+            continue
+        name, dtype, shape, low, high = spec
+        out += [(_keys.name(_keys.OBS, str(i)), dtype, (), [low[i]], [high[i]]) for i in range(shape[0])]
+    return out
+
+
+def _tuple_results(spec: Any, num_envs: int) -> Any:
+    """With tuple_obs, each batch's (n, 3) observation as gymnasium's vector envs batch a
+    Tuple space: a tuple of three (n,) arrays."""
+    if not spec.config.get("tuple_obs"):
+        return None
+
+    def columns(obs: np.ndarray) -> tuple:
+        return tuple(np.ascontiguousarray(obs[:, i]) for i in range(obs.shape[1]))
+
+    def apply(result: Any) -> Any:
+        final = result.final
+        if final is not None:
+            final = (columns(final[0]), final[1])
+        return _envpool.Batch(
+            (
+                columns(result.obs),
+                result.reward,
+                result.terminated,
+                result.truncated,
+                result.discount,
+                result.info,
+                final,
+            )
+        )
+
+    return apply
+
+
+# gymnasium's Tuple(Discrete(32), Discrete(11), Discrete(2)) observation, as an option: by
+# default the observation is EnvPool 1.2.5's int32 row of the same three values.
+_BLACKJACK = PythonSide(
+    defaults={"tuple_obs": False}, check=_check_tuple_obs, state_spec=_tuple_state_spec, results=_tuple_results
+)
+register("Blackjack-v1", "Blackjack", python=_BLACKJACK, sab=True, natural=False, img_dir=_IMG, render_fps=4)
 
 # EnvPool 1.2.5's older ids: gymnasium documents Taxi v3 -> v4 as fixes to is_rainy and
 # fickle_passenger (both off by default) and CliffWalking v0 -> v1 as the added
@@ -81,7 +138,7 @@ register("CliffWalking-v0", "CliffWalking", img_dir=_IMG, render_fps=4)
 # EnvPool 1.2.5's names for gymnasium's functional (JAX) tabular envs, which it runs as
 # CliffWalking-v1 and Blackjack-v1 (its aliases): so do we.
 register("tabular/CliffWalking-v0", "CliffWalking", img_dir=_IMG, render_fps=4)
-register("tabular/Blackjack-v0", "Blackjack", sab=True, natural=False, img_dir=_IMG, render_fps=4)
+register("tabular/Blackjack-v0", "Blackjack", python=_BLACKJACK, sab=True, natural=False, img_dir=_IMG, render_fps=4)
 
 # EnvPool 1.2.5's own toy-text tasks, which gymnasium never had: gym 0.20's NChain-v0 and
 # bsuite's Catch (EnvPool's keywords height, width; no time limit: the ball lands).

@@ -186,6 +186,69 @@ def test_blackjack_replayed(kwargs: dict) -> None:
         assert 1.5 in rewards  # a natural paid 1.5 at least once in ~1000 hands
 
 
+def test_blackjack_tuple_obs_is_gymnasiums() -> None:
+    # tuple_obs=True: gymnasium's space and observations, batched as its vector envs batch a Tuple.
+    n = 4
+    ours = envpool.make("Blackjack-v1", env_type="gymnasium", num_envs=n, seed=3, tuple_obs=True, report_draws=True)
+    rows = envpool.make("Blackjack-v1", env_type="gymnasium", num_envs=n, seed=3)
+    ref = gymnasium.make("Blackjack-v1").unwrapped
+    vec = gymnasium.make_vec("Blackjack-v1", num_envs=n, vectorization_mode="sync")
+    assert ours.single_observation_space == ref.observation_space
+    assert (
+        ours.observation_space == ref.observation_space
+        and envpool.make_spec("Blackjack-v1").config["tuple_obs"] is False
+    )
+    obs, info = ours.reset()
+    assert type(obs) is tuple and len(obs) == 3 and all(v.shape == (n,) and v.dtype == np.int32 for v in obs)
+    np.testing.assert_array_equal(np.stack(obs, axis=1), rows.reset()[0])
+    assert vec.observation_space.contains(obs)
+    # Env 0 against gymnasium's env, on our draws.
+    r_obs, _ = _replay(ref, info, ref.reset)
+    assert tuple(int(v[0]) for v in obs) == r_obs
+    rng = np.random.default_rng(3)
+    for t in range(300):
+        acts = rng.integers(0, 2, size=n).astype(np.int32)
+        obs, rew, term, trunc, info = ours.step(acts)
+        r = rows.step(acts)
+        np.testing.assert_array_equal(np.stack(obs, axis=1), r[0])
+        np.testing.assert_array_equal(rew, r[1])
+        assert vec.observation_space.contains(obs)
+        if info["elapsed_step"][0] == 0:
+            r_obs, _ = _replay(ref, info, ref.reset)
+        else:
+            r_obs = _replay(ref, info, lambda: ref.step(int(acts[0])))[0]
+        assert tuple(int(v[0]) for v in obs) == r_obs, f"step {t}"
+    # gymnasium's other autoreset mode: each finished env's final observation is its tuple.
+    env = envpool.make(
+        "Blackjack-v1", env_type="gymnasium", num_envs=n, seed=0, tuple_obs=True, autoreset_mode="same_step"
+    )
+    env.reset()
+    obs, _, term, trunc, info = env.step(np.zeros(n, np.int32))  # stick: every hand ends
+    assert (term | trunc).all() and all(type(f) is tuple and len(f) == 3 for f in info["final_obs"])
+    # A masked reset merges tuple rows too.
+    merged, _ = env.reset(options={"reset_mask": np.array([True] + [False] * (n - 1))})
+    assert [v[1:].tolist() for v in merged] == [v[1:].tolist() for v in obs]
+    # The gym interface, the single-env view; the dm interface and xla() refuse it.
+    gym_pool = envpool.make("Blackjack-v1", env_type="gym", num_envs=2, seed=3, tuple_obs=True)
+    assert type(gym_pool.reset()[0]) is tuple
+    if importlib.util.find_spec("gym") is not None:  # gym's own spaces, as for its other pools
+        import gym
+
+        assert isinstance(gym_pool.observation_space, gym.spaces.Tuple)
+        assert gym_pool.observation_space[0] == gym.spaces.Discrete(32)
+    single = gymnasium.make("envpool/Blackjack-v1", tuple_obs=True)
+    first, _ = single.reset(seed=1)
+    assert type(first) is tuple and all(type(v) is int for v in first) and single.observation_space.contains(first)
+    with pytest.raises(ValueError, match="dm_env interface has no tuple observations"):
+        envpool.make("Blackjack-v1", env_type="dm", num_envs=2, tuple_obs=True)
+    with pytest.raises(NotImplementedError, match="tuple_obs"):
+        gym_pool.xla()
+    with pytest.raises(TypeError, match="tuple_obs"):
+        envpool.make("Blackjack-v1", env_type="gymnasium", num_envs=2, tuple_obs="yes")
+    for e in (ours, rows, env, gym_pool, single, vec):
+        e.close()
+
+
 # -- spaces, ids, keywords -------------------------------------------------------------
 
 GYM_IDS = ["FrozenLake-v1", "FrozenLake8x8-v1", "Taxi-v4", "CliffWalking-v1", "CliffWalkingSlippery-v1", "Blackjack-v1"]
