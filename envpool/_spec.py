@@ -245,6 +245,11 @@ _Players = collections.namedtuple("players", ["env_id"])
 
 
 def observation_spec(spec: EnvSpec) -> Any:
+    if spec.config.get("tuple_obs"):
+        raise ValueError(
+            f"{spec.task_id}: the dm_env interface has no tuple observations (tuple_obs=True); "
+            "use env_type='gymnasium' or 'gym', or the default observation row"
+        )
     fields = obs_fields(spec)
     names = [fields[0][0], "players", *(f for f, _ in fields[1:])]
     state = collections.namedtuple("State", names)  # type: ignore[misc]

@@ -7,7 +7,6 @@ from typing import Any
 import dm_env
 import numpy as np
 from dm_env import specs as dm_specs
-from gymnasium import spaces
 
 from envpool import _keys
 from envpool._pool import PoolBase
@@ -29,13 +28,11 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
 
     def __init__(self, task_id: str, **config: Any) -> None:
         PoolBase.__init__(self, task_id, **config)
-        if isinstance(self.spec.observation_space, spaces.Tuple):
+        try:
+            self._obs_spec = observation_spec(self.spec)
+        except ValueError:  # e.g. a tuple observation
             self._pool.close()
-            raise ValueError(
-                f"{task_id}: the dm_env interface has no tuple observations (e.g. Blackjack's tuple_obs=True); "
-                "use env_type='gymnasium' or 'gym', or the default observation row"
-            )
-        self._obs_spec = observation_spec(self.spec)
+            raise
         self.State = type(self._obs_spec)
         fields = obs_fields(self.spec)
         # Where each State field (but players) comes from: ("obs", key) or ("info", key).

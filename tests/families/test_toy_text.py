@@ -241,6 +241,8 @@ def test_blackjack_tuple_obs_is_gymnasiums() -> None:
     assert type(first) is tuple and all(type(v) is int for v in first) and single.observation_space.contains(first)
     with pytest.raises(ValueError, match="dm_env interface has no tuple observations"):
         envpool.make("Blackjack-v1", env_type="dm", num_envs=2, tuple_obs=True)
+    with pytest.raises(ValueError, match="dm_env interface has no tuple observations"):
+        envpool.make_spec("Blackjack-v1", tuple_obs=True).observation_spec()
     with pytest.raises(NotImplementedError, match="tuple_obs"):
         gym_pool.xla()
     with pytest.raises(TypeError, match="tuple_obs"):
