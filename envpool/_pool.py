@@ -52,15 +52,6 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         if bad:
             self._pool.close()
             raise ValueError(f"render_env_ids holds {bad[0]}, not an env id in [0, {self._num_envs})")
-        # Why the envs draw no frames (NChain and Catch), or None. As in EnvPool 1.2,
-        # render_mode="rgb_array" is still taken at make (and listed in the metadata,
-        # which gymnasium's checker asks of an env made with it); render() raises.
-        self._cannot_render: str | None = None
-        if hasattr(self._pool, "render_size"):
-            try:
-                self._pool.render_size()
-            except ValueError as e:
-                self._cannot_render = str(e)
         self._batch_size = int(self.config["batch_size"]) or self._num_envs
         self.is_async = self._batch_size < self._num_envs
         self._next_seed: int | list[int] | None = None
@@ -254,8 +245,14 @@ class PoolBase(ModelMixin, EnvPoolMixin):
             raise RuntimeError(
                 f"render() needs a pool made with render_mode='rgb_array' (this one has render_mode={self.render_mode!r})"
             )
-        if self._cannot_render:  # EnvPool 1.2's type for it
-            raise RuntimeError(f"{self.spec.task_id}: {self._cannot_render}")
+        # Envs that draw no frames (NChain, Catch): as in EnvPool 1.2, render_mode="rgb_array"
+        # is taken at make (and listed in the metadata, which gymnasium's checker asks of an
+        # env made with it), and render() raises EnvPool's RuntimeError, naming the task.
+        if hasattr(self._pool, "render_size"):
+            try:
+                self._pool.render_size()
+            except ValueError as e:
+                raise RuntimeError(f"{self.spec.task_id}: {e}") from None
         if env_ids is None:
             env_ids = self.config.get("render_env_ids") or [0]
         elif isinstance(env_ids, (int, np.integer)):

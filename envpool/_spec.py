@@ -52,8 +52,6 @@ def group_space(specs: list[ArraySpecTuple], prefix: str, as_tuple: bool = False
     if list(mine) == [""]:
         return mine[""]
     if as_tuple:
-        if list(mine) != [str(i) for i in range(len(mine))]:
-            raise ValueError(f"a tuple observation needs keys 0 .. {len(mine) - 1} in order, got {list(mine)}")
         return spaces.Tuple(list(mine.values()))
     return spaces.Dict(mine)
 

@@ -11,6 +11,7 @@ from gymnasium.vector.utils import batch_space
 
 from envpool._config import autoreset_member
 from envpool._pool import PoolBase, add_players, env_ids_from_mask
+from envpool._tree import tree_map
 from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
 
 
@@ -34,6 +35,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
     def __init__(self, task_id: str, **config: Any) -> None:
         PoolBase.__init__(self, task_id, **config)
         if not self.config["gym_reset_return_info"]:
+            self._pool.close()
             raise ValueError("gym_reset_return_info=False: a gymnasium pool's reset() always returns (obs, info)")
         self.num_envs = self._num_envs
         self.single_observation_space = self.spec.observation_space
@@ -226,26 +228,21 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
 
 def _scatter(obs: Any, ids: np.ndarray) -> Any:
     """Rows given in ``ids`` order, put in env order."""
-    if isinstance(obs, dict):
-        return {k: _scatter(v, ids) for k, v in obs.items()}
-    if isinstance(obs, tuple):
-        return tuple(_scatter(v, ids) for v in obs)
-    out = np.empty_like(obs)
-    out[ids] = obs
-    return out
+
+    def one(rows: np.ndarray) -> np.ndarray:
+        out = np.empty_like(rows)
+        out[ids] = rows
+        return out
+
+    return tree_map(one, obs)
 
 
-# Observations are an array, a dict of them or a tuple of them (a Tuple space).
 def _copy(obs: Any) -> Any:
-    if isinstance(obs, dict):
-        return {k: np.array(v) for k, v in obs.items()}
-    if isinstance(obs, tuple):
-        return tuple(np.array(v) for v in obs)
-    return np.array(obs)
+    return tree_map(np.array, obs)
 
 
 def _put(dst: Any, ids: np.ndarray, rows: Any) -> None:
-    """dst[ids] = rows, for each array of the observation."""
+    """dst[ids] = rows, for each array of the observation (an array, a dict or a tuple of them)."""
     if isinstance(dst, dict):
         for k, v in rows.items():
             dst[k][ids] = v
@@ -256,14 +253,6 @@ def _put(dst: Any, ids: np.ndarray, rows: Any) -> None:
         dst[ids] = rows
 
 
-def _row(obs: Any, i: int) -> Any:
-    if isinstance(obs, dict):
-        return {k: v[i] for k, v in obs.items()}
-    if isinstance(obs, tuple):
-        return tuple(v[i] for v in obs)
-    return obs[i]
-
-
 def _add_final(info: dict[str, Any], final: tuple, done: np.ndarray) -> None:
     """Same-step autoreset: gymnasium's final_obs / final_info entries."""
     final_obs, final_info = final
@@ -271,7 +260,7 @@ def _add_final(info: dict[str, Any], final: tuple, done: np.ndarray) -> None:
     obs_arr = np.full(n, None, dtype=object)
     if done.any():
         for i in np.flatnonzero(done):
-            obs_arr[i] = _row(final_obs, i)
+            obs_arr[i] = tree_map(lambda v, i=i: v[i], final_obs)
     info["final_obs"] = obs_arr
     info["_final_obs"] = done.copy()
     info["final_info"] = {**final_info, **{f"_{k}": done for k in final_info}}

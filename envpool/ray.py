@@ -57,6 +57,7 @@ except ImportError as e:  # pragma: no cover - exercised only without Ray
 from envpool import _envpool
 from envpool._config import env_options_list, is_seed_list
 from envpool._pool import Batch, add_players
+from envpool._tree import tree_map
 
 
 class ActorLostError(RuntimeError):
@@ -404,11 +405,11 @@ class RayEngine:
         return self._assemble(parts, ids, order)
 
     def _assemble(self, parts: list[tuple[_Chunk, slice]], ids: np.ndarray, order: np.ndarray | None = None) -> Batch:
-        rows = [_tree_map(lambda a, s=s: a[s], c.rows) for c, s in parts]
+        rows = [tree_map(lambda a, s=s: a[s], c.rows) for c, s in parts]
         merged = rows[0] if len(rows) == 1 else _tree_concat(rows)
         if order is not None:
-            merged = _tree_map(lambda a: a[order], merged)
-        merged = _tree_map(_read_only, merged)
+            merged = tree_map(lambda a: a[order], merged)
+        merged = tree_map(_read_only, merged)
         obs, reward, terminated, truncated, discount, info, final = merged
         batch = Batch((obs, reward, terminated, truncated, discount, add_players(dict(info)), final))
         self._last_ids = np.asarray(info["env_id"], dtype=np.int32)
@@ -493,16 +494,6 @@ def _rows_of(action: Any, sel: np.ndarray) -> Any:
     if isinstance(action, dict):
         return {k: np.asarray(v)[sel] for k, v in action.items()}
     return np.asarray(action)[sel]
-
-
-def _tree_map(fn: Any, tree: Any) -> Any:
-    if tree is None:
-        return None
-    if isinstance(tree, dict):
-        return {k: _tree_map(fn, v) for k, v in tree.items()}
-    if isinstance(tree, tuple):
-        return tuple(_tree_map(fn, v) for v in tree)
-    return fn(tree)
 
 
 def _tree_concat(trees: list[Any]) -> Any:

@@ -90,19 +90,19 @@ def _tuple_state_spec(specs: list[tuple], config: Any) -> list[tuple]:
         if spec[0] != _keys.OBS:
             out.append(spec)
             continue
-        name, dtype, shape, low, high = spec
+        _, dtype, shape, low, high = spec
         out += [(_keys.name(_keys.OBS, str(i)), dtype, (), [low[i]], [high[i]]) for i in range(shape[0])]
     return out
 
 
 def _tuple_results(spec: Any, num_envs: int) -> Any:
     """With tuple_obs, each batch's (n, 3) observation as gymnasium's vector envs batch a
-    Tuple space: a tuple of three (n,) arrays."""
+    Tuple space: a tuple of three (n,) arrays (views of the batch's columns, no copy)."""
     if not spec.config.get("tuple_obs"):
         return None
 
     def columns(obs: np.ndarray) -> tuple:
-        return tuple(np.ascontiguousarray(obs[:, i]) for i in range(obs.shape[1]))
+        return tuple(obs[:, i] for i in range(obs.shape[1]))
 
     def apply(result: Any) -> Any:
         final = result.final

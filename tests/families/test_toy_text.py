@@ -666,6 +666,13 @@ def test_a_refused_pool_stops_its_threads() -> None:
         )
     assert refusal.traceback  # it keeps the half-made pool alive, so the GC has not stopped its threads
     assert threads() <= before
+    # The interfaces' own refusals after the pool is made close it too.
+    with pytest.raises(ValueError, match="gym_reset_return_info=False") as refusal_gymnasium:
+        envpool.make("FrozenLake-v1", env_type="gymnasium", num_envs=2, num_threads=3, gym_reset_return_info=False)
+    with pytest.raises(ValueError, match="no tuple observations") as refusal_dm:
+        envpool.make("Blackjack-v1", env_type="dm", num_envs=2, num_threads=3, tuple_obs=True)
+    assert refusal_gymnasium.traceback and refusal_dm.traceback
+    assert threads() <= before
 
 
 def test_bench_knows_the_family() -> None:
