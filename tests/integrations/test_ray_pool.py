@@ -139,6 +139,35 @@ def test_atari_options_and_seeds_as_a_local_pool(pools):
     local.close()
 
 
+def test_blackjack_tuple_obs_as_a_local_pool(pools):
+    """tuple_obs=True: gymnasium's Tuple space, and batches of three int32 columns from every actor."""
+    n = 5
+    remote = pools(
+        "Blackjack-v1", "gymnasium", num_envs=n, num_actors=2, seed=4, tuple_obs=True, placement=ONE_PER_NODE
+    )
+    local = envpool.make("Blackjack-v1", "gymnasium", num_envs=n, seed=4, tuple_obs=True)
+    assert remote.observation_space == local.observation_space
+    assert type(remote.observation_space).__name__ == "Tuple"
+
+    def same(a, b, where):
+        assert type(a[0]) is tuple and len(a[0]) == 3, where
+        for col_a, col_b in zip(a[0], b[0]):
+            assert col_a.dtype == np.int32 and col_a.shape == (n,), where
+            np.testing.assert_array_equal(col_a, col_b, err_msg=where)
+        _assert_same(_fields((None, *a[1:]), "gymnasium"), _fields((None, *b[1:]), "gymnasium"), where)
+
+    same(remote.reset(), local.reset(), "reset")
+    rng = np.random.default_rng(3)
+    dones = 0
+    for t in range(40):
+        action = rng.integers(0, 2, size=n)
+        a = remote.step(action)
+        same(a, local.step(action), f"step {t}")
+        dones += int((a[2] | a[3]).sum())
+    assert dones > 5  # hands ended and new ones were dealt on both actors
+    local.close()
+
+
 def test_seed_list_env_options_and_disabled_autoreset_as_a_local_pool(pools):
     """seed=[...] and env_options reach the actor holding each env; a done env of a
     disabled-autoreset pool is refused by the driver before any actor steps."""
