@@ -29,7 +29,10 @@ def bounds(values: list[float], shape: tuple[int, ...], dtype: np.dtype) -> np.n
 
 def is_discrete(spec: ArraySpecTuple) -> bool:
     """A scalar non-float array (integer or bool) with finite bounds is a discrete
-    choice: the engine's rule (cpp/core/checks.h), which range-checks its actions."""
+    choice: the engine's rule (cpp/core/checks.h), which range-checks its actions.
+    int8, which the engine has not, is a Python-side view of its uint8 (Taxi's action mask)."""
+    if spec[1] == "int8":
+        return tuple(spec[2]) == () and bool(np.isfinite(spec[3][0]) and np.isfinite(spec[4][0]))
     return _envpool.is_discrete(tuple(spec))
 
 

@@ -226,6 +226,8 @@ class XlaOps:
         self.action_spec = [(s[0], np.dtype(s[1]), tuple(s[2]), s[3], s[4]) for s in engine.action_spec]
         self.engine_action_spec = list(engine.action_spec)
         self.names = [s[0] for s in self.action_spec]
+        # Info arrays the pool gives as int8 views of the engine's uint8 (Taxi's action mask).
+        self.int8_info = [k for k, s in _keys.select_specs(pool.spec.state_spec, _keys.INFO) if s[1] == "int8"]
         self.num_envs = int(pool.config["num_envs"])
         self.batch_size = int(pool.config["batch_size"]) or self.num_envs
         self.sync = self.batch_size == self.num_envs
@@ -328,6 +330,10 @@ class XlaOps:
         final_obs = _keys.select(named, _keys.FINAL_OBS)
         if final_obs:
             final = (_keys.nest(final_obs), _keys.select(named, _keys.FINAL_INFO))
+        for d in (info, final[1] if final is not None else None):
+            for k in self.int8_info:
+                if d is not None and k in d:
+                    d[k] = jax.lax.bitcast_convert_type(d[k], jnp.int8)
         discount = named["discount"] if self.with_discount else None
         return Batch((obs, named["reward"], named["terminated"], named["truncated"], discount, info, final))
 

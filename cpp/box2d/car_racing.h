@@ -46,12 +46,18 @@ class CarRacing : public Box2DEnv {
             // CarRacing-v2 (gymnasium < 1.0): finishing the lap truncates the
             // episode instead of terminating it.
             {"lap_truncates", false},
+            // gymnasium's verbose: its track-generation messages, on stdout.
+            {"verbose", false},
             {"report_draws", false},
             {"expose_state", false}};
   }
 
   struct Spec : EnvSpec {
     StateKey<uint8_t> obs = AddState<uint8_t>("obs", {kStateH, kStateW, 3}, {0}, {255});
+    // gymnasium's info["lap_finished"], which it sets only on the step that
+    // ends the episode (True: the lap is done; False: the car left the
+    // playfield): here every row has it, False on the other steps.
+    StateKey<bool> lap_finished = AddState<bool>("info:lap_finished", {});
     bool continuous;
     ActionKey<int32_t> discrete;
     ActionKey<float> box;
@@ -82,6 +88,7 @@ class CarRacing : public Box2DEnv {
         lap_complete_percent_(c.Get<double>("lap_complete_percent")),
         domain_randomize_(c.Get<bool>("domain_randomize")),
         lap_truncates_(c.Get<bool>("lap_truncates")),
+        verbose_(c.Get<bool>("verbose")),
         world_(b2Vec2(0, 0)),
         listener_(this),
         surf_(static_cast<size_t>(kWindowW) * kWindowH * 3) {
@@ -102,6 +109,7 @@ class CarRacing : public Box2DEnv {
     if (domain_randomize_) RandomizeColors();
     int attempts = 0;
     while (!CreateTrack()) {
+      if (verbose_) Say("retry to generate track (normal if there are not manyinstances of this message)\n");
       if (++attempts >= kMaxAttempts && spec_.draws.draws.index >= 0)
         throw std::runtime_error("CarRacing: more track attempts than info['draws'] holds");
     }
@@ -271,6 +279,9 @@ class CarRacing : public Box2DEnv {
         break;
       }
     }
+    if (verbose_)
+      Say("Track generation: " + std::to_string(i1) + ".." + std::to_string(i2) + " -> " + std::to_string(i2 - i1) +
+          "-tiles track\n");
     if (i2 - 1 <= i1) return false;  // (gymnasium would index an empty track)
     track = std::vector<std::array<double, 4>>(track.begin() + i1, track.begin() + (i2 - 1));
 
@@ -373,6 +384,7 @@ class CarRacing : public Box2DEnv {
     car_racing::Smoothscale(surf_.data(), kWindowW, kWindowH, out[spec_.obs], kStateW, kStateH);
 
     StepResult r;
+    bool lap_finished = false;
     if (action != nullptr) {
       reward_ -= 0.1;
       r.reward = reward_ - prev_reward_;
@@ -380,16 +392,26 @@ class CarRacing : public Box2DEnv {
       if (tile_visited_count_ == static_cast<int>(track_.size()) || new_lap_) {
         r.terminated = !lap_truncates_;
         r.truncated = lap_truncates_;
+        lap_finished = true;
       }
       const b2Vec2 p = car_->hull->GetPosition();
       if (std::fabs(p.x) > kPlayfield || std::fabs(p.y) > kPlayfield) {
         r.terminated = true;
         r.reward = -100;
+        lap_finished = false;
       }
     }
+    *out[spec_.lap_finished] = lap_finished;
     WriteDraws(out, spec_.draws);
     if (spec_.car.index >= 0) WriteState(out);
     return r;
+  }
+
+  // One line on the process's stdout, whole (envs of a pool print from
+  // several threads), and flushed, as Python's print reaches a terminal.
+  static void Say(const std::string& line) {
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fflush(stdout);
   }
 
   void WriteState(const StateRow& out) const {
@@ -446,7 +468,7 @@ class CarRacing : public Box2DEnv {
 
   Spec spec_;
   double lap_complete_percent_;
-  bool domain_randomize_, lap_truncates_;
+  bool domain_randomize_, lap_truncates_, verbose_;
   b2World world_;
   Listener listener_;
   std::vector<std::unique_ptr<car_racing::Tile>> tiles_;

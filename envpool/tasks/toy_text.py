@@ -68,7 +68,36 @@ _FROZEN = {"prepare": _prepare_frozen_lake, "img_dir": _IMG, "render_fps": 4}
 # gymnasium 1.4's ids (gymnasium/envs/__init__.py).
 register("FrozenLake-v1", "FrozenLake", map_name="4x4", max_episode_steps=100, reward_threshold=0.70, **_FROZEN)
 register("FrozenLake8x8-v1", "FrozenLake", map_name="8x8", max_episode_steps=200, reward_threshold=0.85, **_FROZEN)
-register("Taxi-v4", "Taxi", max_episode_steps=200, reward_threshold=8.0, img_dir=_IMG, render_fps=4)
+_MASK = _keys.name(_keys.INFO, "action_mask")
+
+
+def _int8_mask_spec(specs: list[tuple], config: Any) -> list[tuple]:
+    """Taxi's ``info["action_mask"]`` as gymnasium's int8 (the engine's arrays have no
+    int8: it writes the mask's 0/1 bytes as uint8)."""
+    return [(s[0], "int8", *s[2:]) if s[0] == _MASK else s for s in specs]
+
+
+def _int8_mask_results(spec: Any, num_envs: int) -> Any:
+    """The action masks of each batch (and of its same-step final info) as int8 views of
+    the engine's uint8 bytes, as gymnasium's ``action_space.sample(mask)`` requires."""
+
+    def apply(result: Any) -> Any:
+        for info in (result.info, result.final[1] if result.final is not None else None):
+            if info is not None and "action_mask" in info:
+                info["action_mask"] = info["action_mask"].view(np.int8)
+        return result
+
+    return apply
+
+
+_TAXI = {
+    "python": PythonSide(state_spec=_int8_mask_spec, results=_int8_mask_results),
+    "max_episode_steps": 200,
+    "reward_threshold": 8.0,
+    "img_dir": _IMG,
+    "render_fps": 4,
+}
+register("Taxi-v4", "Taxi", **_TAXI)
 # CliffWalking and Blackjack have no time limit in gymnasium (max_episode_steps=0: none).
 register("CliffWalking-v1", "CliffWalking", img_dir=_IMG, render_fps=4)
 register("CliffWalkingSlippery-v1", "CliffWalking", is_slippery=True, img_dir=_IMG, render_fps=4)
@@ -133,7 +162,7 @@ register("Blackjack-v1", "Blackjack", python=_BLACKJACK, sab=True, natural=False
 # EnvPool 1.2.5's older ids: gymnasium documents Taxi v3 -> v4 as fixes to is_rainy and
 # fickle_passenger (both off by default) and CliffWalking v0 -> v1 as the added
 # is_slippery (off by default), so these run the current dynamics.
-register("Taxi-v3", "Taxi", max_episode_steps=200, reward_threshold=8.0, img_dir=_IMG, render_fps=4)
+register("Taxi-v3", "Taxi", **_TAXI)
 register("CliffWalking-v0", "CliffWalking", img_dir=_IMG, render_fps=4)
 # EnvPool 1.2.5's names for gymnasium's functional (JAX) tabular envs, which it runs as
 # CliffWalking-v1 and Blackjack-v1 (its aliases): so do we.

@@ -279,9 +279,10 @@ def test_default_keywords_are_gymnasiums() -> None:
     import inspect
 
     from gymnasium.envs.box2d.bipedal_walker import BipedalWalker
+    from gymnasium.envs.box2d.car_racing import CarRacing
     from gymnasium.envs.box2d.lunar_lander import LunarLander
 
-    for family, cls in [("LunarLander", LunarLander), ("BipedalWalker", BipedalWalker)]:
+    for family, cls in [("LunarLander", LunarLander), ("BipedalWalker", BipedalWalker), ("CarRacing", CarRacing)]:
         config = envpool._envpool.make_spec(family, {})[0]
         for name, p in inspect.signature(cls.__init__).parameters.items():
             if name in ("self", "render_mode"):
@@ -312,6 +313,23 @@ def test_bad_action_keeps_the_pool_usable() -> None:
     obs, *_ = env.step(np.array([0, 1], np.int32))
     assert obs.shape == (2, 8)
     env.close()
+
+
+@pytest.mark.parametrize("task", ["LunarLanderContinuous-v3", "BipedalWalker-v3", "CarRacing-v3"])
+def test_float64_actions_step_as_their_float32_cast(task: str) -> None:
+    pools = [envpool.make(task, env_type="gymnasium", num_envs=2, seed=3) for _ in range(2)]
+    for p in pools:
+        p.reset()
+    space = pools[0].action_space
+    rng = np.random.default_rng(0)
+    for t in range(60):
+        a64 = rng.uniform(space.low, space.high, size=(2, *space.shape))  # float64, mostly not float32-exact
+        assert a64.dtype == np.float64 and (a64 != a64.astype(np.float32)).any()
+        got, want = pools[0].step(a64), pools[1].step(a64.astype(np.float32))
+        for x, y in zip(got[:4], want[:4]):
+            np.testing.assert_array_equal(x, y, err_msg=f"step {t}")
+    for p in pools:
+        p.close()
 
 
 def test_nan_walker_action_is_refused_before_the_step() -> None:

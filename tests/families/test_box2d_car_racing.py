@@ -110,6 +110,7 @@ def run_replayed(
     obs, info = ours.reset()
     r_obs = _replay_reset(ref, info)
     np.testing.assert_array_equal(obs[0], r_obs, err_msg="reset frame")
+    assert not info["lap_finished"][0]
     _check_state(ref, info, "reset")
     limit = ours.spec.max_episode_steps
     continuous = kwargs.get("continuous", True)
@@ -121,12 +122,18 @@ def run_replayed(
         if info["elapsed_step"][0] == 0:  # NEXT_STEP autoreset: a new episode's first observation
             episodes += 1
             r_obs = _replay_reset(ref, info)
+            assert not info["lap_finished"][0], f"step {t}"
         else:
-            r_obs, r_rew, r_term, r_trunc, _ = ref.step(actions[t] if continuous else int(actions[t]))
+            r_obs, r_rew, r_term, r_trunc, r_info = ref.step(actions[t] if continuous else int(actions[t]))
             # The pool's rewards are float32 (every family's): gymnasium's float64 reward rounded.
             assert rew.dtype == np.float32 and rew[0] == np.float32(r_rew), f"step {t}: {rew[0]!r} != {r_rew!r}"
             assert bool(term[0]) == r_term, f"step {t}"
-            assert bool(trunc[0]) == (not r_term and info["elapsed_step"][0] >= limit), f"step {t}"
+            # gymnasium's TimeLimit truncates at the limit even on a terminating step (both flags set)
+            assert bool(trunc[0]) == (info["elapsed_step"][0] >= limit), f"step {t}"
+            # gymnasium sets lap_finished only on a step that ends the episode; every row has it here
+            assert bool(info["lap_finished"][0]) == r_info.get("lap_finished", False), f"step {t}"
+            assert ("lap_finished" in r_info) == r_term, f"step {t}"
+            _STATS["laps_finished"] = _STATS.get("laps_finished", 0) + bool(info["lap_finished"][0])
             _STATS["last_reward"], _STATS["last_terminated"] = float(rew[0]), bool(term[0])
         _check_state(ref, info, f"step {t}")
         np.testing.assert_array_equal(obs[0], r_obs, err_msg=f"step {t} frame")
@@ -156,8 +163,10 @@ def test_rgb_array_frames() -> None:
 def test_lap_complete_percent_and_many_tracks() -> None:
     """lap_complete_percent=0: touching tile 0 (where the car starts) completes the lap, so
     every episode terminates on its first step: 60 tracks generated and compared."""
+    _STATS["laps_finished"] = 0
     episodes, _ = run_replayed(120, seed=3, lap_complete_percent=0.0)
     assert episodes >= 60
+    assert _STATS["laps_finished"] >= 59  # info["lap_finished"], as gymnasium's, on each lap's step
 
 
 def test_domain_randomize() -> None:
@@ -225,5 +234,37 @@ def test_leaving_the_playfield() -> None:
     """A little gas straight ahead leaves the playfield (|y| > 2000 / 6) at step 353: terminated
     with reward -100, as in gymnasium (that step ends the run, before the autoreset)."""
     actions = np.tile(np.array([0.0, 0.2, 0.0], np.float32), (354, 1))
+    _STATS["laps_finished"] = 0
     run_replayed(354, seed=0, actions=actions)
     assert _STATS["last_reward"] == -100.0 and _STATS["last_terminated"]
+    assert _STATS["laps_finished"] == 0  # leaving the playfield: lap_finished False, as gymnasium's
+
+
+def test_verbose_prints_gymnasiums_track_messages(capfd) -> None:
+    """verbose=True: gymnasium's "Track generation" (and "retry") lines on stdout, the same
+    lines as gymnasium's env prints for the same tracks (every step a new one: lap_complete_percent=0)."""
+    ours = envpool.make(
+        "CarRacing-v3",
+        env_type="gymnasium",
+        num_envs=1,
+        seed=7,
+        report_draws=True,
+        verbose=True,
+        lap_complete_percent=0.0,
+    )
+    infos = [ours.reset()[1]]
+    for _ in range(30):
+        infos.append(ours.step(np.zeros((1, 3), np.float32))[-1])
+    ours.close()
+    printed = capfd.readouterr().out
+    ref = gymnasium.make("CarRacing-v3", verbose=True, lap_complete_percent=0.0).unwrapped
+    for info in infos:
+        if info["elapsed_step"][0] == 0:
+            _replay_reset(ref, info)
+    ref.close()
+    expected = capfd.readouterr().out
+    assert printed == expected and expected.count("Track generation") >= 16
+    quiet = envpool.make("CarRacing-v3", env_type="gymnasium", num_envs=1, seed=7)
+    quiet.reset()
+    quiet.close()
+    assert capfd.readouterr().out == ""  # verbose=False (gymnasium's default) prints nothing

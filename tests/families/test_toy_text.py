@@ -86,6 +86,7 @@ def _desc(info) -> list[str]:
 def _check_info(task: str, info, r_info) -> None:
     assert info["prob"][0] == float(r_info["prob"])
     if task.startswith("Taxi"):
+        assert info["action_mask"].dtype == r_info["action_mask"].dtype == np.int8
         np.testing.assert_array_equal(info["action_mask"][0], r_info["action_mask"])
 
 
@@ -124,7 +125,8 @@ def run_replayed(task: str, steps: int = 2000, seed: int = 0, **kwargs) -> int:
             r_obs, r_rew, r_term, r_trunc, r_info = _replay(ref, info, lambda: ref.step(int(actions[t])))
             assert rew[0] == r_rew, f"step {t}"
             assert bool(term[0]) == r_term, f"step {t}"
-            assert bool(trunc[0]) == (limit > 0 and not r_term and info["elapsed_step"][0] >= limit), f"step {t}"
+            # gymnasium's TimeLimit truncates at the limit even on a terminating step (both flags set)
+            assert bool(trunc[0]) == (limit > 0 and info["elapsed_step"][0] >= limit), f"step {t}"
         assert obs[0] == r_obs and type(r_obs) is int, f"step {t}"
         _STATS["fickle_choices"] += (
             task.startswith("Taxi") and info["elapsed_step"][0] > 0 and info["num_draws"][0] == 2
@@ -358,6 +360,63 @@ def test_bad_action_keeps_the_pool_usable() -> None:
     obs, *_ = env.step(np.array([0, 1], np.int32))
     assert obs.shape == (2,)
     env.close()
+
+
+def test_goal_on_the_limit_step_sets_both_flags_as_gymnasium() -> None:
+    """Reaching the goal on the last allowed step: terminated and truncated, as gymnasium's TimeLimit gives."""
+    kw = {"desc": ["SFG"], "is_slippery": False, "max_episode_steps": 2}
+    ref = gymnasium.make("FrozenLake-v1", **kw)
+    ref.reset(seed=0)
+    env = envpool.make("FrozenLake-v1", env_type="gymnasium", num_envs=1, **kw)
+    env.reset()
+    for t in range(2):  # right, right: the goal on step 2 of 2
+        _, rew, term, trunc, _ = env.step(np.array([2], np.int32))
+        _, r_rew, r_term, r_trunc, _ = ref.step(2)
+        assert (rew[0], bool(term[0]), bool(trunc[0])) == (r_rew, r_term, r_trunc), f"step {t}"
+    assert bool(term[0]) and bool(trunc[0])
+    env.close()
+
+
+@pytest.mark.parametrize("env_type", ["gymnasium", "gym", "dm"])
+def test_taxi_action_mask_samples_as_gymnasiums(env_type: str) -> None:
+    """gymnasium's Taxi docs sample with ``action_space.sample(info["action_mask"])``, which needs
+    its int8 mask: every interface gives int8, as does its spec; the masked sample is legal."""
+    env = envpool.make("Taxi-v4", env_type=env_type, num_envs=3, seed=2, autoreset_mode="next_step")
+    space = gymnasium.spaces.Discrete(6)
+    space.seed(0)
+    result = env.reset()
+    for t in range(50):
+        mask = result.observation.action_mask if env_type == "dm" else result[-1]["action_mask"]
+        assert mask.dtype == np.int8 and mask.shape == (3, 6), f"step {t}"
+        assert set(np.unique(mask)) <= {0, 1} and mask.sum(axis=1).min() >= 1
+        action = np.array([space.sample(m) for m in mask], np.int32)
+        assert all(m[a] == 1 for m, a in zip(mask, action))
+        result = env.step(action)
+    if env_type == "dm":
+        assert env.observation_spec().action_mask.dtype == np.int8
+    else:
+        assert env.reset(env_id=[])[-1]["action_mask"].dtype == np.int8  # the empty batch too
+    env.close()
+    single = gymnasium.make("envpool/Taxi-v4")
+    _, info = single.reset(seed=1)
+    assert info["action_mask"].dtype == np.int8 and info["action_mask"][single.action_space.sample(info["action_mask"])]
+    single.close()
+
+
+def test_taxi_action_mask_through_xla_is_int8() -> None:
+    jax = pytest.importorskip("jax")
+    env = envpool.make("Taxi-v4", env_type="gymnasium", num_envs=2, seed=3, autoreset_mode="same_step")
+    env.reset()
+    handle, _, _, step = env.xla()
+    handle, (_, _, _, _, info) = jax.jit(step)(handle, np.array([0, 1], np.int32))
+    assert info["action_mask"].dtype == np.int8 and info["final_info"]["action_mask"].dtype == np.int8
+    ref = envpool.make("Taxi-v4", env_type="gymnasium", num_envs=2, seed=3, autoreset_mode="same_step")
+    ref.reset()
+    np.testing.assert_array_equal(
+        np.asarray(info["action_mask"]), ref.step(np.array([0, 1], np.int32))[-1]["action_mask"]
+    )
+    env.close()
+    ref.close()
 
 
 def test_seeded_runs_repeat() -> None:

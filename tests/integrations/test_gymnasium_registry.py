@@ -237,6 +237,19 @@ def _run(code: str) -> str:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
 
 
+def test_blackjack_names_two_families_so_name_the_version():
+    """EnvPool's ids give toy-text Blackjack-v1 and the Atari game Blackjack-v5 one name: gymnasium
+    calls v1 out of date (v5 is no newer Blackjack), and the unversioned id is the Atari game."""
+    with pytest.warns(DeprecationWarning, match="envpool/Blackjack-v1 is out of date"):
+        toy = gymnasium.make("envpool/Blackjack-v1")
+    assert toy.observation_space.shape == (3,) and toy.action_space.n == 2
+    toy.close()
+    with pytest.warns(UserWarning, match="Using the latest versioned environment `envpool/Blackjack-v5`"):
+        atari = gymnasium.make("envpool/Blackjack")
+    assert atari.spec.id == "envpool/Blackjack-v5" and atari.observation_space.shape == (4, 84, 84)
+    atari.close()
+
+
 def test_registration_is_cheap_and_reimport_safe():
     code = """
 import sys, importlib, warnings
