@@ -82,8 +82,13 @@ class GymnasiumSingleEnv(gymnasium.Env):
         return self._obs(obs), float(reward[0]), bool(terminated[0]), bool(truncated[0]), _info_row(info)
 
     def render(self) -> np.ndarray | None:
-        """The env's frame, with ``render_mode="rgb_array"`` (None without a render mode)."""
+        """The env's frame, with ``render_mode="rgb_array"`` (None without a render mode, with
+        gymnasium's envs' warning)."""
         if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode. You can specify the "
+                f'render_mode at initialization, e.g. gym.make("envpool/{self.task_id}", render_mode="rgb_array")'
+            )
             return None
         return np.asarray(self.pool.render([0])[0])
 

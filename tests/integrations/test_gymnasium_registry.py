@@ -212,7 +212,8 @@ def test_single_env_renders_the_pools_frame(task_id):
     env.close()
     env = gymnasium.make("envpool/CartPole-v1")
     env.reset(seed=0)
-    assert env.render() is None
+    with pytest.warns(UserWarning, match="without specifying any render mode"):  # as gymnasium's envs warn
+        assert env.render() is None
     env.close()
     env = gymnasium.make("envpool/NChain-v0", render_mode="rgb_array")
     env.reset(seed=0)
