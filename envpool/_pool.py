@@ -64,6 +64,18 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         self._xla_slot: Any = None  # this pool's place in the XLA registry, once xla() is called
 
     def _new_pool(self) -> Any:
+        pool = self._engine_pool()
+        view_as = getattr(pool, "view_as", None)
+        if view_as is not None:
+            # Keys the spec gives another dtype of the same size than the engine writes
+            # (Taxi's int8 action mask): the binding hands them out as views of it.
+            engine = {s[0]: s[1] for s in pool.state_spec}
+            for key, dtype, *_ in self.spec.state_spec:
+                if key in engine and engine[key] != dtype:
+                    view_as(key, np.dtype(dtype))
+        return pool
+
+    def _engine_pool(self) -> Any:
         maker = POOL_MAKERS.get(self.spec.family)
         if maker is not None:
             return maker(self.spec, self._WITH_DISCOUNT)

@@ -144,6 +144,27 @@ class PyPool {
     last_ids_ = all_ids_;
   }
 
+  // Hands the state key `key` ("info:action_mask"; its "final:" copy too) out
+  // as `dtype`, a view of the same bytes: a dtype of the same size that the
+  // engine has not (Taxi's int8 action mask, which the engine writes as uint8).
+  void ViewAs(const std::string& key, const py::dtype& dtype) {
+    const envpool::KeyName want = envpool::ParseKeyName(key);
+    const auto& specs = pool_->layout().specs;
+    int found = 0;
+    for (std::vector<OutputKey>* keys : {&obs_, &info_, &final_obs_, &final_info_}) {
+      for (OutputKey& o : *keys) {
+        const envpool::KeyName name = envpool::ParseKeyName(specs[o.key].name);
+        if (name.group != want.group || name.key != want.key || want.final) continue;
+        if (static_cast<std::size_t>(dtype.itemsize()) != envpool::DTypeSize(specs[o.key].dtype))
+          throw py::value_error("view_as: " + key + " holds " + envpool::DTypeName(specs[o.key].dtype) +
+                                ", whose size " + py::str(dtype).cast<std::string>() + " does not have");
+        o.dtype = dtype;
+        ++found;
+      }
+    }
+    if (found == 0) throw py::key_error("view_as: no obs or info key " + key);
+  }
+
   py::dict config() const { return ConfigDict(config_); }
   py::list state_spec() const { return SpecList(pool_->layout().specs); }
   py::list action_spec() const { return SpecList(pool_->env_spec().action); }
@@ -565,6 +586,8 @@ void RegisterPool(py::module_& m) {
       .def("env_array_names", &PyPool::EnvArrayNames, py::arg("env_id") = 0)
       .def("get_env_array", &PyPool::GetEnvArray, py::arg("name"), py::arg("env_id") = py::none())
       .def("set_env_array", &PyPool::SetEnvArray, py::arg("name"), py::arg("values"), py::arg("env_id") = py::none())
+      .def("view_as", &PyPool::ViewAs, py::arg("key"), py::arg("dtype"),
+           "Hands an obs or info key out as a dtype of the same size (a view of the engine's bytes)")
       .def("close", &PyPool::Close)
       .def("_engine", &PyPool::engine);
 }

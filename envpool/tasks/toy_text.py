@@ -72,26 +72,14 @@ _MASK = _keys.name(_keys.INFO, "action_mask")
 
 
 def _int8_mask_spec(specs: list[tuple], config: Any) -> list[tuple]:
-    """Taxi's ``info["action_mask"]`` as gymnasium's int8 (the engine's arrays have no
-    int8: it writes the mask's 0/1 bytes as uint8)."""
+    """Taxi's ``info["action_mask"]`` as gymnasium's int8, so that ``action_space.sample(mask)``
+    takes it: the engine, which has no int8 arrays, writes the mask's 0/1 bytes as uint8, and the
+    pool hands them out as int8 (a view, as for any key whose spec dtype differs in name only)."""
     return [(s[0], "int8", *s[2:]) if s[0] == _MASK else s for s in specs]
 
 
-def _int8_mask_results(spec: Any, num_envs: int) -> Any:
-    """The action masks of each batch (and of its same-step final info) as int8 views of
-    the engine's uint8 bytes, as gymnasium's ``action_space.sample(mask)`` requires."""
-
-    def apply(result: Any) -> Any:
-        for info in (result.info, result.final[1] if result.final is not None else None):
-            if info is not None and "action_mask" in info:
-                info["action_mask"] = info["action_mask"].view(np.int8)
-        return result
-
-    return apply
-
-
 _TAXI = {
-    "python": PythonSide(state_spec=_int8_mask_spec, results=_int8_mask_results),
+    "python": PythonSide(state_spec=_int8_mask_spec),
     "max_episode_steps": 200,
     "reward_threshold": 8.0,
     "img_dir": _IMG,

@@ -397,6 +397,16 @@ def test_taxi_action_mask_samples_as_gymnasiums(env_type: str) -> None:
     else:
         assert env.reset(env_id=[])[-1]["action_mask"].dtype == np.int8  # the empty batch too
     env.close()
+    same = envpool.make("Taxi-v4", env_type="gymnasium", num_envs=2, seed=2, autoreset_mode="same_step")
+    same.reset()
+    while "final_info" not in (info := same.step(np.array([4, 4], np.int32))[-1]):  # illegal pickups: the limit
+        pass
+    assert info["action_mask"].dtype == info["final_info"]["action_mask"].dtype == np.int8
+    with pytest.raises(ValueError, match="size"):  # the binding's view: same size only
+        same._pool.view_as("info:action_mask", np.dtype(np.int16))
+    with pytest.raises(KeyError, match="info:nothing"):
+        same._pool.view_as("info:nothing", np.dtype(np.int8))
+    same.close()
     single = gymnasium.make("envpool/Taxi-v4")
     _, info = single.reset(seed=1)
     assert info["action_mask"].dtype == np.int8 and info["action_mask"][single.action_space.sample(info["action_mask"])]
