@@ -88,9 +88,31 @@ def resolve(task: TaskSpec, user: Mapping[str, Any]) -> Resolved:
         task.python.check(python)
     if "autoreset_mode" in merged:
         merged["autoreset_mode"] = _autoreset_mode(merged["autoreset_mode"])
+    _render_aliases(task, merged)
     if task.python.prepare is not None:
         task.python.prepare(merged, user)
     return Resolved(merged, python, metadata)
+
+
+# EnvPool 1.2.5's render keywords, for the tasks that take gymnasium's names for them
+# (MuJoCo and dm_control: the frame size and camera).
+_RENDER_ALIASES = {"render_width": "width", "render_height": "height", "render_camera_id": "camera_id"}
+
+
+def _render_aliases(task: TaskSpec, merged: dict[str, Any]) -> None:
+    given = [k for k in _RENDER_ALIASES if k in merged]
+    if not given or task.family in POOL_SPEC_FAMILIES:
+        return
+    if "camera_id" not in _envpool.family_defaults(task.family):
+        raise TypeError(
+            f"{given[0]!r} (EnvPool 1.2.5's render size and camera) is not an option of {task.family}: "
+            "its frame size is fixed"
+        )
+    for old in given:
+        new = _RENDER_ALIASES[old]
+        if new in merged:
+            raise ValueError(f"pass either {new} or {old} (EnvPool 1.2.5's name), not both")
+        merged[new] = merged.pop(old)
 
 
 def engine_config(task: TaskSpec, config: Mapping[str, Any]) -> dict[str, Any]:
@@ -119,7 +141,7 @@ POOL_SPEC_FAMILIES: set[str] = set()
 def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
     """Resolve a task id (or a list / dict of them: a multi-task pool) and user config
     into a validated EnvSpec."""
-    config = dict(config)
+    config = _envpool_125_keywords(dict(config))
     # A seed per env: the pool is specified without it (its envs are alike) and
     # config["seed"] reports the list, checked by the engine's rules.
     seeds = config.pop("seed") if is_seed_list(config.get("seed")) else None
@@ -129,6 +151,29 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
         n = int(spec.config["num_envs"])
         spec.config["seed"] = list(_envpool.check_seeds(seeds, list(range(n)), n))
     return spec
+
+
+def _envpool_125_keywords(config: dict[str, Any]) -> dict[str, Any]:
+    """EnvPool 1.2.5's make keywords that have another name here: ``env_seed`` (one seed
+    per env: ``seed=[...]``), ``render_env_id`` (``render_env_ids=[id]``), and
+    ``from_pixels=False`` (the default of the tasks that have pixel observations)."""
+    if "env_seed" in config and is_seed_list(config.get("seed")):
+        raise ValueError("pass either seed=[...] or env_seed (EnvPool 1.2.5's name), not both")
+    if "render_env_id" in config and "render_env_ids" in config:
+        raise ValueError("pass either render_env_ids or render_env_id (EnvPool 1.2.5's name), not both")
+    if "env_seed" in config:
+        seeds = config.pop("env_seed")
+        if not is_seed_list(seeds):
+            raise TypeError(f"env_seed must be a list of one seed per env, got {type(seeds).__name__}")
+        config["seed"] = seeds
+    if "render_env_id" in config:
+        env_id = config.pop("render_env_id")
+        if not isinstance(env_id, (int, np.integer)) or isinstance(env_id, bool):
+            raise TypeError(f"render_env_id must be an int env id, got {env_id!r}")
+        config["render_env_ids"] = [int(env_id)]
+    if config.get("from_pixels", None) is False:
+        del config["from_pixels"]
+    return config
 
 
 def is_seed_list(seed: Any) -> bool:
@@ -267,6 +312,15 @@ def _configs_spec(
     over them. Each distinct (task, options) pair is one engine config; options that
     would change the spaces are refused, naming them and the envs."""
     per_env = [{} for _ in env_task] if env_options is None else env_options_list(env_options, len(env_task))
+    for i, opts in enumerate(per_env):
+        task = lookup(ids[env_task[i]])
+        for key in opts:
+            if key in POOL_KEYS or key in python_keys(task):
+                raise ValueError(
+                    f"env_options of env {i}: {key!r} is an option of the whole pool, not of one env "
+                    "(per env: the task's own options and max_episode_steps)"
+                )
+    bases, configs, per_env = _hoist_common_options(ids, bases, configs, env_task, per_env)
     # The engine's configs: every task's own first (their index is the task's), then
     # one per distinct (task, options) pair that env_options adds.
     specs, config_task, opts_of = list(bases), list(range(len(bases))), [{} for _ in bases]
@@ -274,13 +328,6 @@ def _configs_spec(
     env_config = []
     for i, opts in enumerate(per_env):
         t = env_task[i]
-        task = lookup(ids[t])
-        for key in opts:
-            if key in POOL_KEYS or key in python_keys(task):
-                raise ValueError(
-                    f"env_options of env {i}: {key!r} is an option of the whole pool, not of one env "
-                    "(per env: the task's own options and max_episode_steps)"
-                )
         key = (t, _frozen(opts))
         if key not in groups:
             try:
@@ -319,6 +366,35 @@ def _configs_spec(
         config_task=tuple(config_task),
         env_config=tuple(env_config),
     )
+
+
+def _hoist_common_options(
+    ids: list[str], bases: list[EnvSpec], configs: list[dict[str, Any]], env_task: list[int], per_env: list[dict]
+) -> tuple[list[EnvSpec], list[dict[str, Any]], list[dict]]:
+    """env_options that every env of a task gives alike (e.g. each env map_name="8x8")
+    are that task's options: moved into its config, so that no config that no env runs
+    is checked against the others' spaces. Each env's options over its task's config
+    stay what they were."""
+    bases, configs, per_env = list(bases), list(configs), [dict(o) for o in per_env]
+    for t in range(len(bases)):
+        envs = [i for i, task in enumerate(env_task) if task == t]
+        if not envs:
+            continue
+        common = {
+            k: v
+            for k, v in per_env[envs[0]].items()
+            if all(k in per_env[i] and _frozen(per_env[i][k]) == _frozen(v) for i in envs[1:])
+        }
+        if not common:
+            continue
+        try:
+            bases[t] = _task_spec(ids[t], {**configs[t], **common})
+        except (TypeError, ValueError) as e:  # an unknown key, a bad value: say whose
+            raise type(e)(f"env_options of envs {envs}: {e}") from e
+        configs[t] = {**configs[t], **common}
+        for i in envs:
+            per_env[i] = {k: v for k, v in per_env[i].items() if k not in common}
+    return bases, configs, per_env
 
 
 def _frozen(value: Any) -> Any:

@@ -89,6 +89,7 @@ class PoolBase(ModelMixin, EnvPoolMixin):
                 self._WITH_DISCOUNT,
                 seeds=seeds,
                 task_ids=list(spec.config_task),
+                report_task_id=bool(spec.task_ids),
             )
         return _envpool.Pool(spec.family, engine, self._WITH_DISCOUNT, seeds=seeds)
 
@@ -238,11 +239,25 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         self._next_seed = seed
 
     def _render_metadata(self) -> dict[str, Any]:
-        """gymnasium's render metadata: the render modes and the task's frame rate."""
+        """gymnasium's render metadata: the render modes and the task's frame rate. A task
+        that draws no frames (NChain, Catch) lists none, so gymnasium's check_env does not
+        try them, unless made with render_mode="rgb_array" (EnvPool takes that at make, and
+        gymnasium's checker asks that the mode be listed before render() may raise)."""
+        if self.render_mode is None and not self._draws_frames():
+            return {"render_modes": []}
         meta: dict[str, Any] = {"render_modes": ["rgb_array"]}
         if self.config.get("render_fps") is not None:
             meta["render_fps"] = self.config["render_fps"]
         return meta
+
+    def _draws_frames(self) -> bool:
+        if not hasattr(self._pool, "render_size"):
+            return True
+        try:
+            self._pool.render_size()
+        except ValueError:
+            return False
+        return True
 
     @property
     def render_mode(self) -> str | None:

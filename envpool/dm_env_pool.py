@@ -29,6 +29,14 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
     def __init__(self, task_id: str, **config: Any) -> None:
         PoolBase.__init__(self, task_id, **config)
         try:
+            if self.config.get("autoreset_mode") == "same_step":
+                # dm_env has no place for a final observation beside the next episode's
+                # first: a LAST step would hide one or the other, and no FIRST would follow.
+                raise ValueError(
+                    "autoreset_mode='same_step' has no dm_env form (LAST then FIRST is next_step's "
+                    "sequence): use autoreset_mode='next_step' (the default) or 'disabled' with the dm "
+                    "interface, or same_step with env_type='gymnasium' or 'gym'"
+                )
             self._obs_spec = observation_spec(self.spec)
         except ValueError:  # e.g. a tuple observation
             self._pool.close()

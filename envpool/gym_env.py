@@ -14,12 +14,14 @@ import functools
 from typing import Any
 
 import gymnasium
+import numpy as np
 from gymnasium import spaces as gymnasium_spaces
 from gymnasium.vector import VectorEnv
 
 from envpool._config import autoreset_member
 from envpool._pool import PoolBase, env_ids_from_mask
 from envpool._spec import EnvSpec
+from envpool._tree import tree_map
 from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
 
 
@@ -155,20 +157,42 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
         return (obs, info) if self._return_info else obs
 
     def _xla_package(self, result: tuple) -> tuple:
-        return self._package(result)  # pure array operations: JAX arrays take them too
+        """_package with JAX arrays. Same-step autoreset: info["final_observation"] holds
+        the final observations as an array (zero rows where no episode ended) and
+        info["final_info"] a dict of arrays, as JAX arrays hold no Python objects."""
+        obs, reward, terminated, truncated, _, info, final = result
+        if final is not None:
+            done = terminated | truncated
+            info["final_observation"], info["_final_observation"] = final[0], done
+            info["final_info"], info["_final_info"] = dict(final[1]), done
+        return self._tuple(obs, reward, terminated, truncated, info)
 
     def _package(self, result: tuple) -> tuple:
-        obs, reward, terminated, truncated, info = (
-            result.obs,
-            result.reward,
-            result.terminated,
-            result.truncated,
-            result.info,
-        )
+        info, final = result.info, result.final
+        if final is not None:
+            _add_final(info, final, result.terminated | result.truncated)
+        return self._tuple(result.obs, result.reward, result.terminated, result.truncated, info)
+
+    def _tuple(self, obs: Any, reward: Any, terminated: Any, truncated: Any, info: dict[str, Any]) -> tuple:
         if self._legacy:
             info["TimeLimit.truncated"] = truncated & ~terminated
             return obs, reward, terminated | truncated, info
         return obs, reward, terminated, truncated, info
+
+
+def _add_final(info: dict[str, Any], final: tuple, done: np.ndarray) -> None:
+    """Same-step autoreset: gym 0.26's vector entries. ``final_observation`` and
+    ``final_info`` are object arrays holding a done env's last observation and its info
+    dict (None elsewhere); ``_final_observation`` / ``_final_info`` are their masks."""
+    final_obs, final_info = final
+    n = len(done)
+    obs_arr = np.full(n, None, dtype=object)
+    info_arr = np.full(n, None, dtype=object)
+    for i in np.flatnonzero(done):
+        obs_arr[i] = tree_map(lambda v, i=i: v[i], final_obs)
+        info_arr[i] = {k: v[i] for k, v in final_info.items()}
+    info["final_observation"], info["_final_observation"] = obs_arr, done.copy()
+    info["final_info"], info["_final_info"] = info_arr, done.copy()
 
 
 __all__ = ["GymEnvPool", "GymEnvSpec"]

@@ -35,6 +35,9 @@ struct PoolOptions {
   std::vector<uint64_t> seeds;    // one per env; empty: env i gets seed + i
   int64_t max_episode_steps = 0;  // 0 = no limit
   AutoresetMode autoreset = AutoresetMode::kNextStep;
+  // info:task_id even when every env runs one task: a pool made from a list
+  // of tasks keeps its keys whatever the list's length.
+  bool report_task_id = false;
 };
 
 // One task of a pool: a family and its config. A multi-task pool has
@@ -51,7 +54,8 @@ struct PoolTask {
 
 inline int ReportedTask(const std::vector<PoolTask>& tasks, int t) { return tasks[t].id >= 0 ? tasks[t].id : t; }
 // Whether the pool's envs run more than one task (info:task_id says which).
-inline bool ReportsTasks(const std::vector<PoolTask>& tasks) {
+inline bool ReportsTasks(const std::vector<PoolTask>& tasks, const PoolOptions& opt) {
+  if (opt.report_task_id) return true;
   for (std::size_t t = 1; t < tasks.size(); ++t)
     if (ReportedTask(tasks, static_cast<int>(t)) != ReportedTask(tasks, 0)) return true;
   return false;

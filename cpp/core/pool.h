@@ -63,16 +63,16 @@ class EnvPool : private BatchRing::Host {
       : EnvPool({PoolTask{&family, config, opt.max_episode_steps}}, {}, opt) {}
 
   // A pool over several tasks; env_task[i] is env i's index into tasks
-  // (empty: every env runs tasks[0]). With more than one task, each row's
-  // info:task_id holds that index.
+  // (empty: every env runs tasks[0]). With more than one task (or
+  // opt.report_task_id), each row's info:task_id holds that index.
   EnvPool(std::vector<PoolTask> tasks, std::vector<int> env_task, PoolOptions opt)
       : opt_(Resolve(opt)),
         pool_tasks_(std::move(tasks)),
         env_task_(std::move(env_task)),
         env_spec_(CheckedSpec(pool_tasks_, env_task_, opt_.num_envs)),
-        layout_(BuildLayout(env_spec_, opt.autoreset, ReportsTasks(pool_tasks_))),
+        layout_(BuildLayout(env_spec_, opt.autoreset, ReportsTasks(pool_tasks_, opt_))),
         envs_(layout_, env_spec_, opt_.autoreset,
-              ReportsTasks(pool_tasks_) ? static_cast<int>(layout_.specs.size()) - 1 : -1, &ClaimRingRow, this),
+              ReportsTasks(pool_tasks_, opt_) ? static_cast<int>(layout_.specs.size()) - 1 : -1, &ClaimRingRow, this),
         sync_(opt_.batch_size == opt_.num_envs),
         caller_steps_(opt_.num_threads > 1 && !StepsElsewhere(pool_tasks_)),
         num_workers_(caller_steps_ ? opt_.num_threads - 1 : std::max(1, opt_.num_threads)),

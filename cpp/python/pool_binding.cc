@@ -77,17 +77,18 @@ class PyPool {
   // with_discount=false leaves the discount slot of results None (saves a
   // view per call for interfaces that do not hand discounts out).
   PyPool(const std::string& family_name, const py::dict& user_config, bool with_discount, const py::object& seeds)
-      : PyPool(std::vector<std::string>{family_name}, std::vector<py::dict>{user_config}, {}, with_discount, seeds,
-               {}) {}
+      : PyPool(std::vector<std::string>{family_name}, std::vector<py::dict>{user_config}, {}, with_discount, seeds, {},
+               false) {}
 
   // A multi-task pool: one (family, config) per task, env_task[i] the task
   // of env i. The engine keys (num_envs, batch_size, num_threads, seed,
   // thread_affinity_offset, autoreset_mode) must agree across the configs;
   // max_episode_steps is per task. seeds (None: env i gets seed + i) gives
   // env i its own seed; task_ids (empty: each task's index) what
-  // info:task_id reports for each task's envs.
+  // info:task_id reports for each task's envs; report_task_id gives
+  // info:task_id even when they all run one task (a list of one task).
   PyPool(const std::vector<std::string>& families, const std::vector<py::dict>& configs, std::vector<int> env_task,
-         bool with_discount, const py::object& seeds, const std::vector<int>& task_ids)
+         bool with_discount, const py::object& seeds, const std::vector<int>& task_ids, bool report_task_id)
       : with_discount_(with_discount) {
     if (families.empty() || families.size() != configs.size())
       throw py::value_error("a pool needs one config per family, and at least one");
@@ -112,6 +113,7 @@ class PyPool {
       tasks.push_back(
           envpool::PoolTask{&family, std::move(c), o.max_episode_steps, task_ids.empty() ? -1 : task_ids[t]});
     }
+    opt.report_task_id = report_task_id;
     if (!seeds.is_none()) {
       std::vector<int> ids(static_cast<std::size_t>(opt.num_envs));
       for (int i = 0; i < opt.num_envs; ++i) ids[i] = i;
@@ -562,11 +564,12 @@ void RegisterPool(py::module_& m) {
            py::arg("config"), py::arg("with_discount") = true, py::arg("seeds") = py::none(),
            "A pool; seeds (a list of num_envs ints) seeds env i with seeds[i] instead of seed + i")
       .def(py::init<const std::vector<std::string>&, const std::vector<py::dict>&, std::vector<int>, bool,
-                    const py::object&, const std::vector<int>&>(),
+                    const py::object&, const std::vector<int>&, bool>(),
            py::arg("families"), py::arg("configs"), py::arg("env_task"), py::arg("with_discount") = true,
-           py::arg("seeds") = py::none(), py::arg("task_ids") = std::vector<int>{},
+           py::arg("seeds") = py::none(), py::arg("task_ids") = std::vector<int>{}, py::arg("report_task_id") = false,
            "A pool of several configs: env i runs config env_task[i] (an index into families/configs); "
-           "info:task_id reports task_ids[env_task[i]] (default: the index) when they differ")
+           "info:task_id reports task_ids[env_task[i]] (default: the index) when they differ, or always "
+           "with report_task_id")
       .def_property_readonly("config", &PyPool::config)
       .def_property_readonly("state_spec", &PyPool::state_spec)
       .def_property_readonly("action_spec", &PyPool::action_spec)

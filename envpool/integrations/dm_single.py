@@ -37,6 +37,11 @@ class DmSingleEnv(dm_env.Environment):
             pool = make(pool, env_type="dm", num_envs=1, **config)
         elif config:
             raise ValueError("config is for envpool.make: pass it there when wrapping a pool")
+        if not isinstance(pool, dm_env.Environment) or not hasattr(pool, "num_envs"):
+            raise TypeError(
+                f"DmSingleEnv views an envpool dm pool (envpool.make(..., env_type='dm', num_envs=1)) "
+                f"or a task id, got {type(pool).__name__}"
+            )
         if pool.num_envs != 1:
             raise ValueError(f"DmSingleEnv views a pool of one env, got num_envs={pool.num_envs}")
         if pool.config.get("autoreset_mode", "next_step") != "next_step":

@@ -58,8 +58,7 @@ class GymnasiumSingleEnv(gymnasium.Env):
         self.pool = make(task_id, env_type="gymnasium", num_envs=1, **options)
         self.task_id = task_id
         self.render_mode = render_mode
-        fps = self.pool.config.get("render_fps")
-        self.metadata = {"render_modes": ["rgb_array"], **({"render_fps": fps} if fps else {})}
+        self.metadata = self.pool._render_metadata()
         self.observation_space = self.pool.single_observation_space
         self.action_space = self.pool.single_action_space
         self._int_obs = isinstance(self.observation_space, gymnasium.spaces.Discrete)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import dm_env
 import gymnasium
 import numpy as np
@@ -123,6 +125,93 @@ def test_gymnasium_same_step_autoreset() -> None:
     _, rew, _, _, info = env.step(a)  # no reward-0 step in this mode
     np.testing.assert_array_equal(rew, 1.0)
     np.testing.assert_array_equal(info["elapsed_step"], 1)
+
+
+def test_gym_same_step_autoreset_gives_gym_026_final_entries() -> None:
+    """The gym interface in same_step mode: gym 0.26's vector entries (its SyncVectorEnv's
+    keys and kinds: object arrays of the final observation and info dict, None elsewhere,
+    and their masks); the final observation is next_step mode's done observation."""
+    gym = pytest.importorskip("gym")
+    config = dict(num_envs=3, seed=4, max_episode_steps=3)
+    same = envpool.make("CartPole-v1", env_type="gym", autoreset_mode="same_step", **config)
+    nxt = envpool.make("CartPole-v1", env_type="gym", **config)
+    same.reset()
+    nxt.reset()
+    a = np.array([0, 1, 0])
+    for _ in range(3):
+        obs, _, term, trunc, info = same.step(a)
+        want, _, _, _, _ = nxt.step(a)
+        done = term | trunc
+        np.testing.assert_array_equal(info["_final_observation"], done)
+        np.testing.assert_array_equal(info["_final_info"], done)
+        assert info["final_observation"].dtype == object and info["final_info"].dtype == object
+        for i in range(3):
+            if done[i]:
+                np.testing.assert_array_equal(info["final_observation"][i], want[i])
+                assert info["final_info"][i]["elapsed_step"] == 3
+            else:
+                assert info["final_observation"][i] is None and info["final_info"][i] is None
+    assert done.all() and np.all(np.abs(obs) <= 0.05)  # the rows are new episodes
+    np.testing.assert_array_equal(info["elapsed_step"], 0)
+    ref = gym.vector.SyncVectorEnv([lambda: gym.wrappers.TimeLimit(gym.make("CartPole-v1").unwrapped, 3)] * 3)
+    ref.reset(seed=0)
+    for _ in range(3):
+        ref_info = ref.step(a)[-1]
+    for key in ("final_observation", "_final_observation", "final_info", "_final_info"):
+        assert key in ref_info and type(info[key]) is type(ref_info[key]), key
+        assert info[key].dtype == ref_info[key].dtype, key
+    same.close()
+    nxt.close()
+    ref.close()
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.SAME_STEP, "same_step", "SameStep"])
+def test_dm_refuses_same_step_autoreset(mode) -> None:
+    """dm_env has no form for same_step (a LAST step followed by a FIRST is next_step's
+    sequence): make says so instead of a LAST that carries the next episode's observation."""
+    before = threading.active_count()
+    with pytest.raises(ValueError, match="same_step.*dm_env"):
+        envpool.make("CartPole-v1", env_type="dm", num_envs=2, autoreset_mode=mode)
+    assert threading.active_count() == before
+    env = envpool.make("CartPole-v1", env_type="dm", num_envs=2, autoreset_mode="disabled")
+    assert env.reset().first().all()
+    env.close()
+
+
+def test_envpool_125_make_keywords_under_their_names_here() -> None:
+    """EnvPool 1.2.5's env_seed, render_env_id and from_pixels=False work as seed=[...],
+    render_env_ids=[id] and the default; render_width/height/camera_id as MuJoCo's
+    width/height/camera_id; giving both names, or a render size to a task of fixed frame
+    size, is refused, naming the keyword."""
+    a = envpool.make("CartPole-v1", "gymnasium", num_envs=2, env_seed=[3, 9])
+    b = envpool.make("CartPole-v1", "gymnasium", num_envs=2, seed=[3, 9])
+    assert a.config["seed"] == [3, 9]
+    np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+    env = envpool.make("CartPole-v1", "gymnasium", num_envs=2, render_mode="rgb_array", render_env_id=1)
+    env.reset()
+    np.testing.assert_array_equal(env.render(), env.render([1]))
+    assert not np.array_equal(env.render(), env.render([0]))
+    assert "from_pixels" not in envpool.make("CartPole-v1", "dm", num_envs=1, from_pixels=False).config
+    with pytest.raises(ValueError, match="either seed=.* or env_seed"):
+        envpool.make("CartPole-v1", "gymnasium", num_envs=2, env_seed=[1, 2], seed=[1, 2])
+    with pytest.raises(ValueError, match="either render_env_ids or render_env_id"):
+        envpool.make("CartPole-v1", "gymnasium", render_env_id=0, render_env_ids=[0])
+    with pytest.raises(TypeError, match="'render_width'.*not an option of CartPole"):
+        envpool.make("CartPole-v1", "gymnasium", render_width=64)
+    for e in (a, b, env):
+        e.close()
+
+
+@pytest.mark.skipif("HalfCheetah-v5" not in _envpool.families(), reason="MuJoCo family not built")
+def test_envpool_125_render_size_keywords_on_mujoco() -> None:
+    env = envpool.make(
+        "HalfCheetah-v5", "gymnasium", num_envs=1, render_mode="rgb_array", render_width=64, render_height=48
+    )
+    env.reset()
+    assert env.render().shape == (1, 48, 64, 3) and env.config["width"] == 64
+    env.close()
+    with pytest.raises(ValueError, match="either camera_id or render_camera_id"):
+        envpool.make("HalfCheetah-v5", "gymnasium", render_camera_id=0, camera_id=0)
 
 
 def test_gymnasium_reset_seed_reseeds() -> None:

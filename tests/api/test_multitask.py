@@ -97,8 +97,16 @@ def test_mixed_mujoco_refused_with_the_first_difference() -> None:
         envpool.make(["Hopper-v4", "Walker2d-v4"], env_type="gymnasium", num_envs=2)
 
 
-@pytest.mark.parametrize("mode", ["next_step", "same_step"])
-@pytest.mark.parametrize("env_type", ["gymnasium", "gym", "dm"])
+@pytest.mark.parametrize(
+    ("env_type", "mode"),
+    [
+        ("gymnasium", "next_step"),
+        ("gymnasium", "same_step"),
+        ("gym", "next_step"),
+        ("gym", "same_step"),
+        ("dm", "next_step"),
+    ],
+)
 def test_counts_task_options_and_interfaces(env_type: str, mode: str) -> None:
     """{task: count} gives envs in blocks; task_options reach one task (here its
     max_episode_steps, which the engine applies per env)."""
@@ -122,6 +130,33 @@ def test_counts_task_options_and_interfaces(env_type: str, mode: str) -> None:
         np.testing.assert_array_equal(info["task_id"], [0, 0, 1])
         done = out[2] | out[3] if len(out) == 5 else out[2]  # gym < 0.26: (obs, reward, done, info)
         assert list(done) == [False, False, True]
+
+
+@pytest.mark.parametrize(
+    ("env_type", "mode"),
+    [
+        ("gymnasium", "next_step"),
+        ("gymnasium", "same_step"),
+        ("gym", "next_step"),
+        ("gym", "same_step"),
+        ("dm", "next_step"),
+    ],
+)
+@pytest.mark.parametrize("tasks", [["CartPole-v1"], {"CartPole-v1": 3}], ids=["list", "dict"])
+def test_a_list_of_one_task_keeps_the_multi_task_keys(tasks, env_type: str, mode: str) -> None:
+    """A pool made from a list (or dict) of one task is still a multi-task pool: its spec
+    and every result carry info["task_id"] (all 0), with and without env_options."""
+    for env_options in (None, {1: {"max_episode_steps": 2}}):
+        env = envpool.make(tasks, env_type=env_type, num_envs=3, seed=1, autoreset_mode=mode, env_options=env_options)
+        assert env.task_ids == ["CartPole-v1"]
+        first = env.reset()
+        outs = [first] + [env.step(np.zeros(3, np.int64)) for _ in range(3)]
+        for out in outs:
+            task_id = out.observation.task_id if env_type == "dm" else out[-1]["task_id"]
+            np.testing.assert_array_equal(task_id, [0, 0, 0])
+        if env_type == "dm":
+            assert "task_id" in env.observation_spec()._fields
+        env.close()
 
 
 def test_bad_multi_task_arguments() -> None:

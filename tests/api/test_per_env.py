@@ -203,6 +203,21 @@ def test_env_options_that_change_the_spaces_are_refused_naming_them() -> None:
         envpool.make("CartPole-v1", "gymnasium", num_envs=3, env_options={1: {"expose_state": True}})
 
 
+def test_space_changing_env_options_that_every_env_gives_alike_are_the_tasks() -> None:
+    """Every env with map_name="8x8" is the 8x8 task: no env runs the pool's 4x4 config,
+    so there is nothing to disagree with; each env steps as in a pool made with the option."""
+    n, acts = 3, np.random.default_rng(0).integers(0, 4, size=(30, 3))
+    per_env = [{"map_name": "8x8"}, {"map_name": "8x8"}, {"map_name": "8x8", "is_slippery": False}]
+    env = envpool.make("FrozenLake-v1", "gymnasium", num_envs=n, seed=2, env_options=per_env)
+    assert env.single_observation_space.n == 64 and env.config["map_name"] == "8x8"
+    pool = _run(env, acts)
+    for i in range(n):
+        one = envpool.make("FrozenLake-v1", "gymnasium", num_envs=1, seed=2 + i, **per_env[i])
+        _assert_env_follows(pool, i, _run(one, acts[:, i : i + 1]), str(per_env[i]))
+    with pytest.raises(ValueError, match=r"envs \[0, 1\]: map_name must be"):
+        envpool.make("FrozenLake-v1", "gymnasium", num_envs=2, env_options=[{"map_name": "9x9"}] * 2)
+
+
 @mujoco
 def test_mujoco_xml_file_that_changes_the_obs_is_refused() -> None:
     ant = envpool.make_spec("Ant-v5").config["xml_file"]

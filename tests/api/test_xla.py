@@ -378,11 +378,13 @@ def test_dict_observation_and_dict_action() -> None:
     xp.close()
 
 
-def test_same_step_autoreset_final_observations() -> None:
-    """Same-step autoreset: info["final_obs"] is an array (zero rows where no episode
-    ended), the rows that ended equal the Python path's final observations."""
+@pytest.mark.parametrize(("env_type", "key"), [("gymnasium", "final_obs"), ("gym", "final_observation")])
+def test_same_step_autoreset_final_observations(env_type: str, key: str) -> None:
+    """Same-step autoreset: info["final_obs"] (gym: "final_observation") is an array (zero
+    rows where no episode ended), the rows that ended equal the Python path's final
+    observations; final_info is a dict of arrays."""
     config = dict(num_envs=3, seed=6, max_episode_steps=4, autoreset_mode="same_step")
-    py, xp = _make("CartPole-v1", "gymnasium", **config), _make("CartPole-v1", "gymnasium", **config)
+    py, xp = _make("CartPole-v1", env_type, **config), _make("CartPole-v1", env_type, **config)
     handle, recv, send, step = xp.xla()
     py.reset()
     xp.reset()
@@ -393,14 +395,18 @@ def test_same_step_autoreset_final_observations() -> None:
         for want, got, name in ((obs, xobs, "obs"), (reward, xreward, "reward"), (term, xterm, "terminated")):
             _assert_bits(want, got, f"step {t} {name}")
         done = term | trunc
-        _assert_bits(done, xinfo["_final_obs"], f"step {t} _final_obs")
-        final = np.asarray(xinfo["final_obs"])
+        _assert_bits(done, xinfo["_" + key], f"step {t} _{key}")
+        final = np.asarray(xinfo[key])
         for i in range(3):
             if done[i]:
-                _assert_bits(info["final_obs"][i], final[i], f"step {t} final_obs[{i}]")
+                _assert_bits(info[key][i], final[i], f"step {t} {key}[{i}]")
             else:
                 assert not final[i].any()
-        _assert_bits(info["final_info"]["elapsed_step"], xinfo["final_info"]["elapsed_step"], f"step {t}")
+        if env_type == "gym":  # gym's own: an object array of per-env dicts, None where not done
+            want = np.array([d["elapsed_step"] if d is not None else 0 for d in info["final_info"]], np.int32)
+            _assert_bits(want, np.where(done, xinfo["final_info"]["elapsed_step"], 0), f"step {t}")
+        else:
+            _assert_bits(info["final_info"]["elapsed_step"], xinfo["final_info"]["elapsed_step"], f"step {t}")
     py.close()
     xp.close()
 

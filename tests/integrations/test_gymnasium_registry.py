@@ -187,6 +187,24 @@ def test_single_env_passes_gymnasiums_env_checker(task_id):
     env.close()
 
 
+@pytest.mark.filterwarnings("ignore:.*infinity:UserWarning")
+@pytest.mark.parametrize("task_id", ["CartPole-v1", "FrozenLake-v1", "NChain-v0", "Catch-v0"])
+def test_single_env_passes_the_checker_with_its_render_check(task_id):
+    """check_env renders each mode the metadata lists: a task that draws no frames lists
+    none (unless made with render_mode="rgb_array", which EnvPool takes at make)."""
+    env = gymnasium.make(f"envpool/{task_id}")
+    check_env(env.unwrapped)
+    draws = task_id in ("CartPole-v1", "FrozenLake-v1")
+    assert env.unwrapped.metadata["render_modes"] == (["rgb_array"] if draws else [])
+    env.close()
+    pool = envpool.make(task_id, env_type="gymnasium", num_envs=2)
+    assert pool.metadata["render_modes"] == (["rgb_array"] if draws else [])
+    pool.close()
+    pool = envpool.make(task_id, env_type="gymnasium", num_envs=2, render_mode="rgb_array")
+    assert pool.metadata["render_modes"] == ["rgb_array"]
+    pool.close()
+
+
 @pytest.mark.parametrize("task_id", ["FrozenLake-v1", "Taxi-v4", "CliffWalking-v1", "NChain-v0"])
 def test_single_env_discrete_obs_is_an_int_as_gymnasiums(task_id):
     env = gymnasium.make(f"envpool/{task_id}")

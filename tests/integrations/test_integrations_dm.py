@@ -61,7 +61,11 @@ def test_single_view_discount_on_termination_and_truncation():
 
 def test_single_view_rejects_batches():
     pool = envpool.make("CartPole-v1", env_type="dm", num_envs=2)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="num_envs=2"):
+        DmSingleEnv(pool)
+    pool.close()
+    pool = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=1)
+    with pytest.raises(TypeError, match="envpool dm pool.*got GymnasiumEnvPool"):
         DmSingleEnv(pool)
     pool.close()
 
