@@ -10,6 +10,9 @@ import envpool
 from envpool import _envpool
 
 GAMES = ["Pong-v5", "Breakout-v5", "SpaceInvaders-v5", "MsPacman-v5"]
+# Every interface in each autoreset mode it has (dm_env has no same_step form).
+INTERFACE_MODES = [("gymnasium", "next_step"), ("gymnasium", "same_step"), ("gym", "next_step"), ("gym", "same_step")]
+INTERFACE_MODES += [("dm", "next_step")]
 atari = pytest.mark.skipif("Atari" not in _envpool.families(), reason="Atari family not built")
 
 
@@ -97,16 +100,7 @@ def test_mixed_mujoco_refused_with_the_first_difference() -> None:
         envpool.make(["Hopper-v4", "Walker2d-v4"], env_type="gymnasium", num_envs=2)
 
 
-@pytest.mark.parametrize(
-    ("env_type", "mode"),
-    [
-        ("gymnasium", "next_step"),
-        ("gymnasium", "same_step"),
-        ("gym", "next_step"),
-        ("gym", "same_step"),
-        ("dm", "next_step"),
-    ],
-)
+@pytest.mark.parametrize(("env_type", "mode"), INTERFACE_MODES)
 def test_counts_task_options_and_interfaces(env_type: str, mode: str) -> None:
     """{task: count} gives envs in blocks; task_options reach one task (here its
     max_episode_steps, which the engine applies per env)."""
@@ -132,16 +126,7 @@ def test_counts_task_options_and_interfaces(env_type: str, mode: str) -> None:
         assert list(done) == [False, False, True]
 
 
-@pytest.mark.parametrize(
-    ("env_type", "mode"),
-    [
-        ("gymnasium", "next_step"),
-        ("gymnasium", "same_step"),
-        ("gym", "next_step"),
-        ("gym", "same_step"),
-        ("dm", "next_step"),
-    ],
-)
+@pytest.mark.parametrize(("env_type", "mode"), INTERFACE_MODES)
 @pytest.mark.parametrize("tasks", [["CartPole-v1"], {"CartPole-v1": 3}], ids=["list", "dict"])
 def test_a_list_of_one_task_keeps_the_multi_task_keys(tasks, env_type: str, mode: str) -> None:
     """A pool made from a list (or dict) of one task is still a multi-task pool: its spec
