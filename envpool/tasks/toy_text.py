@@ -45,6 +45,8 @@ def _prepare_frozen_lake(merged: dict[str, Any], user: dict[str, Any]) -> None:
     desc = merged.get("desc")
     if desc is None:
         merged["desc"] = ""
+    elif isinstance(desc, str) and (desc == "" or "\n" in desc):
+        pass  # the engine's form, as config["desc"] reports it: make(**env.config) makes the same map
     elif not isinstance(desc, str):
         try:
             rows = [r.decode() if isinstance(r, bytes) else r for r in np.asarray(desc).tolist()]

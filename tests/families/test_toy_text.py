@@ -79,6 +79,20 @@ def _replay(ref, info, fn):
     return out
 
 
+def test_frozen_lake_config_makes_the_same_maps_again() -> None:
+    """config["desc"] is the engine's newline-joined form; make takes it back (random maps too)."""
+    skip = ("reward_threshold", "render_fps")
+    for kw in ({}, {"desc": ["SFFHG", "FHFSF", "FFFFH"]}, {"desc": None, "map_name": None}):
+        env = envpool.make("FrozenLake-v1", env_type="gymnasium", num_envs=2, seed=3, report_draws=True, **kw)
+        again = envpool.make(
+            "FrozenLake-v1", env_type="gymnasium", **{k: v for k, v in env.config.items() if k not in skip}
+        )
+        assert again.config["desc"] == env.config["desc"] and again.config["map_name"] == env.config["map_name"]
+        np.testing.assert_array_equal(again.reset()[1]["desc"], env.reset()[1]["desc"])
+    with pytest.raises(ValueError):
+        envpool.make("FrozenLake-v1", env_type="gymnasium", desc="SF\nFHG")
+
+
 def _desc(info) -> list[str]:
     return ["".join(chr(c) for c in row) for row in info["desc"][0]]
 
