@@ -94,8 +94,8 @@ def resolve(task: TaskSpec, user: Mapping[str, Any]) -> Resolved:
     return Resolved(merged, python, metadata)
 
 
-# EnvPool 1.2.5's render keywords, for the tasks that take gymnasium's names for them
-# (MuJoCo and dm_control: the frame size and camera).
+# EnvPool 1.2.5's render keywords, for the tasks whose families take gymnasium's names
+# for them (width, height and camera_id: a frame size and camera of their own).
 _RENDER_ALIASES = {"render_width": "width", "render_height": "height", "render_camera_id": "camera_id"}
 
 
