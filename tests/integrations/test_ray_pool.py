@@ -485,3 +485,26 @@ def test_multi_task_lists_are_refused_before_any_actor_starts() -> None:
 
     with pytest.raises(NotImplementedError, match="multi-task"):
         envpool.ray.make(["CartPole-v1", "CartPole-v0"], "gymnasium", num_envs=4)
+
+
+def test_dm_same_step_is_refused_before_any_actor_starts() -> None:
+    """As a local dm pool: a ValueError naming the mode, not an actor's death."""
+    import envpool.ray
+
+    with pytest.raises(ValueError, match="same_step.*dm_env"):
+        envpool.ray.make("CartPole-v1", "dm", num_envs=4, autoreset_mode="same_step")
+
+
+def test_gym_same_step_gives_the_local_pools_final_entries(pools) -> None:
+    local = envpool.make("CartPole-v1", "gym", num_envs=4, seed=3, autoreset_mode="same_step", max_episode_steps=2)
+    remote = pools("CartPole-v1", "gym", num_envs=4, seed=3, autoreset_mode="same_step", max_episode_steps=2)
+    local.reset()
+    remote.reset()
+    for _ in range(2):
+        want, got = local.step(np.zeros(4, np.int64))[-1], remote.step(np.zeros(4, np.int64))[-1]
+    np.testing.assert_array_equal(got["_final_observation"], want["_final_observation"])
+    assert want["_final_observation"].all()
+    for i in range(4):
+        np.testing.assert_array_equal(got["final_observation"][i], want["final_observation"][i])
+        assert got["final_info"][i] == want["final_info"][i]
+    local.close()
