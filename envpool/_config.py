@@ -88,7 +88,7 @@ def resolve(task: TaskSpec, user: Mapping[str, Any]) -> Resolved:
         task.python.check(python)
     if "autoreset_mode" in merged:
         merged["autoreset_mode"] = _autoreset_mode(merged["autoreset_mode"])
-    _render_aliases(task, merged)
+    _envpool_125_render_keywords(task, merged)
     if task.python.prepare is not None:
         task.python.prepare(merged, user)
     return Resolved(merged, python, metadata)
@@ -99,11 +99,16 @@ def resolve(task: TaskSpec, user: Mapping[str, Any]) -> Resolved:
 _RENDER_ALIASES = {"render_width": "width", "render_height": "height", "render_camera_id": "camera_id"}
 
 
-def _render_aliases(task: TaskSpec, merged: dict[str, Any]) -> None:
+def _envpool_125_render_keywords(task: TaskSpec, merged: dict[str, Any]) -> None:
+    """EnvPool 1.2.5's render keywords: its size and camera as gymnasium's names, and
+    ``from_pixels=False`` (its default) dropped where the family has no pixel observations."""
     given = [k for k in _RENDER_ALIASES if k in merged]
-    if not given or task.family in POOL_SPEC_FAMILIES:
+    if task.family in POOL_SPEC_FAMILIES or not (given or merged.get("from_pixels") is False):
         return
-    if "camera_id" not in _envpool.family_defaults(task.family):
+    defaults = _envpool.family_defaults(task.family)
+    if merged.get("from_pixels") is False and "from_pixels" not in defaults:
+        del merged["from_pixels"]
+    if given and "camera_id" not in defaults:
         raise TypeError(
             f"{given[0]!r} (EnvPool 1.2.5's render size and camera) is not an option of {task.family}: "
             "its frame size is fixed"
@@ -155,24 +160,19 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
 
 def _envpool_125_keywords(config: dict[str, Any]) -> dict[str, Any]:
     """EnvPool 1.2.5's make keywords that have another name here: ``env_seed`` (one seed
-    per env: ``seed=[...]``), ``render_env_id`` (``render_env_ids=[id]``), and
-    ``from_pixels=False`` (the default of the tasks that have pixel observations)."""
-    if "env_seed" in config and is_seed_list(config.get("seed")):
-        raise ValueError("pass either seed=[...] or env_seed (EnvPool 1.2.5's name), not both")
-    if "render_env_id" in config and "render_env_ids" in config:
-        raise ValueError("pass either render_env_ids or render_env_id (EnvPool 1.2.5's name), not both")
+    per env: ``seed=[...]``, over an int ``seed`` as in 1.2.5) and ``render_env_id``
+    (``render_env_ids``, which takes one id too)."""
     if "env_seed" in config:
         seeds = config.pop("env_seed")
         if not is_seed_list(seeds):
             raise TypeError(f"env_seed must be a list of one seed per env, got {type(seeds).__name__}")
+        if is_seed_list(config.get("seed")):
+            raise ValueError("pass either seed=[...] or env_seed (EnvPool 1.2.5's name), not both")
         config["seed"] = seeds
     if "render_env_id" in config:
-        env_id = config.pop("render_env_id")
-        if not isinstance(env_id, (int, np.integer)) or isinstance(env_id, bool):
-            raise TypeError(f"render_env_id must be an int env id, got {env_id!r}")
-        config["render_env_ids"] = [int(env_id)]
-    if config.get("from_pixels", None) is False:
-        del config["from_pixels"]
+        if "render_env_ids" in config:
+            raise ValueError("pass either render_env_ids or render_env_id (EnvPool 1.2.5's name), not both")
+        config["render_env_ids"] = config.pop("render_env_id")
     return config
 
 

@@ -45,13 +45,10 @@ class PoolBase(ModelMixin, EnvPoolMixin):
 
     def __init__(self, task_id: str, **config: Any) -> None:
         self.spec = make_pool_spec(task_id, config)
+        self._check_spec(self.spec)
         self._pool = self._new_pool()
         self.config = self.spec.config
         self._num_envs = int(self.config["num_envs"])
-        bad = [i for i in self.config.get("render_env_ids") or [] if not 0 <= i < self._num_envs]
-        if bad:
-            self._pool.close()
-            raise ValueError(f"render_env_ids holds {bad[0]}, not an env id in [0, {self._num_envs})")
         self._batch_size = int(self.config["batch_size"]) or self._num_envs
         self.is_async = self._batch_size < self._num_envs
         self._next_seed: int | list[int] | None = None
@@ -62,6 +59,14 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         # engine when nothing is added in Python (saves a call per step).
         self._direct = self._results is None
         self._xla_slot: Any = None  # this pool's place in the XLA registry, once xla() is called
+
+    def _check_spec(self, spec: Any) -> None:
+        """Refuses what this interface cannot run, before any thread, process or Ray
+        actor is started (interfaces add their own refusals)."""
+        num_envs = int(spec.config["num_envs"])
+        bad = [i for i in spec.config.get("render_env_ids") or [] if not 0 <= i < num_envs]
+        if bad:
+            raise ValueError(f"render_env_ids holds {bad[0]}, not an env id in [0, {num_envs})")
 
     def _new_pool(self) -> Any:
         pool = self._engine_pool()

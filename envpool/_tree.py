@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 
 def tree_map(fn: Any, tree: Any) -> Any:
     """``fn`` applied to every array of ``tree``, in the same structure (None stays None)."""
@@ -14,3 +16,12 @@ def tree_map(fn: Any, tree: Any) -> Any:
     if isinstance(tree, tuple):
         return tuple(tree_map(fn, v) for v in tree)
     return fn(tree)
+
+
+def rows_where(tree: Any, mask: np.ndarray) -> np.ndarray:
+    """An object array with row i of ``tree`` where ``mask[i]``, None elsewhere (the
+    vector envs' final observations and infos)."""
+    out = np.full(len(mask), None, dtype=object)
+    for i in np.flatnonzero(mask):
+        out[i] = tree_map(lambda v, i=i: v[i], tree)
+    return out

@@ -9,22 +9,11 @@ import numpy as np
 from dm_env import specs as dm_specs
 
 from envpool import _keys
-from envpool._config import _autoreset_mode
 from envpool._pool import PoolBase
 from envpool._spec import _Players, obs_fields, observation_spec
 from envpool.python.dm_envpool import DMEnvPoolMixin
 
 _LAST = int(dm_env.StepType.LAST)
-
-
-def _same_step_refused() -> ValueError:
-    # dm_env has no place for a final observation beside the next episode's first: a
-    # LAST step would hide one or the other, and no FIRST would follow.
-    return ValueError(
-        "autoreset_mode='same_step' has no dm_env form (LAST then FIRST is next_step's sequence): use "
-        "autoreset_mode='next_step' (the default) or 'disabled' with the dm interface, or same_step with "
-        "env_type='gymnasium' or 'gym'"
-    )
 
 
 class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
@@ -38,21 +27,24 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
     """
 
     def __init__(self, task_id: str, **config: Any) -> None:
-        if _autoreset_mode(config.get("autoreset_mode")) == "same_step":
-            raise _same_step_refused()  # before any pool (or Ray actor) is made
         PoolBase.__init__(self, task_id, **config)
-        try:
-            if self.config.get("autoreset_mode") == "same_step":  # e.g. every task's task_options
-                raise _same_step_refused()
-            self._obs_spec = observation_spec(self.spec)
-        except ValueError:  # e.g. a tuple observation
-            self._pool.close()
-            raise
         self.State = type(self._obs_spec)
         fields = obs_fields(self.spec)
         # Where each State field (but players) comes from: ("obs", key) or ("info", key).
         self._sources = [_keys.split(s[0]) for _, s in fields]
         self.num_envs = self._num_envs
+
+    def _check_spec(self, spec: Any) -> None:
+        PoolBase._check_spec(self, spec)
+        if spec.config.get("autoreset_mode") == "same_step":
+            # dm_env has no place for a final observation beside the next episode's
+            # first: a LAST step would hide one or the other, and no FIRST would follow.
+            raise ValueError(
+                "autoreset_mode='same_step' has no dm_env form (LAST then FIRST is next_step's sequence): use "
+                "autoreset_mode='next_step' (the default) or 'disabled' with the dm interface, or same_step with "
+                "env_type='gymnasium' or 'gym'"
+            )
+        self._obs_spec = observation_spec(spec)  # refuses what dm_env cannot describe (a tuple observation)
 
     def observation_spec(self) -> Any:
         """Single-env specs of every observation field (EnvPool's ``State`` namedtuple)."""

@@ -21,7 +21,7 @@ from gymnasium.vector import VectorEnv
 from envpool._config import autoreset_member
 from envpool._pool import PoolBase, env_ids_from_mask
 from envpool._spec import EnvSpec
-from envpool._tree import tree_map
+from envpool._tree import rows_where
 from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
 
 
@@ -185,14 +185,8 @@ def _add_final(info: dict[str, Any], final: tuple, done: np.ndarray) -> None:
     ``final_info`` are object arrays holding a done env's last observation and its info
     dict (None elsewhere); ``_final_observation`` / ``_final_info`` are their masks."""
     final_obs, final_info = final
-    n = len(done)
-    obs_arr = np.full(n, None, dtype=object)
-    info_arr = np.full(n, None, dtype=object)
-    for i in np.flatnonzero(done):
-        obs_arr[i] = tree_map(lambda v, i=i: v[i], final_obs)
-        info_arr[i] = {k: v[i] for k, v in final_info.items()}
-    info["final_observation"], info["_final_observation"] = obs_arr, done.copy()
-    info["final_info"], info["_final_info"] = info_arr, done.copy()
+    info["final_observation"], info["_final_observation"] = rows_where(final_obs, done), done.copy()
+    info["final_info"], info["_final_info"] = rows_where(final_info, done), done.copy()
 
 
 __all__ = ["GymEnvPool", "GymEnvSpec"]

@@ -11,7 +11,7 @@ from gymnasium.vector.utils import batch_space
 
 from envpool._config import autoreset_member
 from envpool._pool import PoolBase, add_players, env_ids_from_mask
-from envpool._tree import tree_map
+from envpool._tree import rows_where, tree_map
 from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
 
 
@@ -34,9 +34,6 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
 
     def __init__(self, task_id: str, **config: Any) -> None:
         PoolBase.__init__(self, task_id, **config)
-        if not self.config["gym_reset_return_info"]:
-            self._pool.close()
-            raise ValueError("gym_reset_return_info=False: a gymnasium pool's reset() always returns (obs, info)")
         self.num_envs = self._num_envs
         self.single_observation_space = self.spec.observation_space
         self.single_action_space = self.spec.action_space
@@ -50,6 +47,11 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         self._last_obs: Any = None
         self._partial: list[tuple[np.ndarray, Any]] = []
         self._all_ids = np.arange(self._num_envs)
+
+    def _check_spec(self, spec: Any) -> None:
+        PoolBase._check_spec(self, spec)
+        if not spec.config["gym_reset_return_info"]:
+            raise ValueError("gym_reset_return_info=False: a gymnasium pool's reset() always returns (obs, info)")
 
     @property
     def is_vector_env(self) -> bool:
@@ -256,12 +258,7 @@ def _put(dst: Any, ids: np.ndarray, rows: Any) -> None:
 def _add_final(info: dict[str, Any], final: tuple, done: np.ndarray) -> None:
     """Same-step autoreset: gymnasium's final_obs / final_info entries."""
     final_obs, final_info = final
-    n = len(done)
-    obs_arr = np.full(n, None, dtype=object)
-    if done.any():
-        for i in np.flatnonzero(done):
-            obs_arr[i] = tree_map(lambda v, i=i: v[i], final_obs)
-    info["final_obs"] = obs_arr
+    info["final_obs"] = rows_where(final_obs, done)
     info["_final_obs"] = done.copy()
     info["final_info"] = {**final_info, **{f"_{k}": done for k in final_info}}
     info["_final_info"] = done.copy()

@@ -753,9 +753,11 @@ def test_a_refused_pool_stops_its_threads() -> None:
             envpool.make(
                 "FrozenLake-v1", env_type="gym", num_envs=2, num_threads=3, render_mode="rgb_array", render_env_ids=[5]
             )
-        assert refusal.traceback  # it keeps the half-made pool alive, so the GC has not stopped its threads
+        # The traceback keeps alive any pool the refusal made, so the GC cannot have stopped
+        # its threads: none may have started (the interfaces refuse before making the pool).
+        assert refusal.traceback
         assert threads() <= before, (threads(), before)
-        # The interfaces' own refusals after the pool is made close it too.
+        # The interfaces' own refusals start no thread either.
         with pytest.raises(ValueError, match="gym_reset_return_info=False") as refusal_gymnasium:
             envpool.make("FrozenLake-v1", env_type="gymnasium", num_envs=2, num_threads=3, gym_reset_return_info=False)
         with pytest.raises(ValueError, match="no tuple observations") as refusal_dm:
