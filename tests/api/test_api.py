@@ -192,6 +192,7 @@ def test_envpool_125_make_keywords_under_their_names_here() -> None:
     np.testing.assert_array_equal(env.render(), env.render([1]))
     assert not np.array_equal(env.render(), env.render([0]))
     assert "from_pixels" not in envpool.make("CartPole-v1", "dm", num_envs=1, from_pixels=False).config
+    assert envpool.make("CartPole-v1", "gymnasium", num_envs=2, seed=5, env_seed=[3, 9]).config["seed"] == [3, 9]
     with pytest.raises(ValueError, match="either seed=.* or env_seed"):
         envpool.make("CartPole-v1", "gymnasium", num_envs=2, env_seed=[1, 2], seed=[1, 2])
     with pytest.raises(ValueError, match="either render_env_ids or render_env_id"):
@@ -210,6 +211,8 @@ def test_envpool_125_render_size_keywords_on_mujoco() -> None:
     env.reset()
     assert env.render().shape == (1, 48, 64, 3) and env.config["width"] == 64
     env.close()
+    # from_pixels=False stays an option of a family that has pixel observations
+    assert envpool.make_spec("HalfCheetah-v5", from_pixels=False).config["from_pixels"] is False
     with pytest.raises(ValueError, match="either camera_id or render_camera_id"):
         envpool.make("HalfCheetah-v5", "gymnasium", render_camera_id=0, camera_id=0)
 

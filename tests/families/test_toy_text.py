@@ -79,6 +79,17 @@ def _replay(ref, info, fn):
     return out
 
 
+def test_max_episode_steps_zero_is_no_limit() -> None:
+    """0 means no time limit (EnvPool 1.2.5 truncates every step; differences.md)."""
+    env = envpool.make("CliffWalking-v1", env_type="gymnasium", num_envs=1, max_episode_steps=0)
+    env.reset()
+    for _ in range(300):  # UP from the start, then against the top edge: never done
+        _, _, term, trunc, info = env.step(np.array([0]))
+        assert not (term[0] or trunc[0])
+    assert info["elapsed_step"][0] == 300
+    env.close()
+
+
 def test_frozen_lake_config_makes_the_same_maps_again() -> None:
     """config["desc"] is the engine's newline-joined form; make takes it back (random maps too)."""
     skip = ("reward_threshold", "render_fps")
