@@ -1,6 +1,7 @@
 // The raw speed ceiling of a family: one bare emulator/simulator per
-// thread stepping as fast as it can, with no engine, queues or
-// preprocessing. Benchmarks report engine throughput against it.
+// thread (or a block of envs per thread) stepping as fast as it can, with
+// no engine, queues or preprocessing. Benchmarks report engine throughput
+// against it.
 #ifndef ENVPOOL_CORE_RAW_CEILING_H_
 #define ENVPOOL_CORE_RAW_CEILING_H_
 
@@ -17,23 +18,31 @@
 
 namespace envpool {
 
-// Returns agent steps per second summed over threads.
-inline double RawCeiling(const Family& family, const Config& config, int num_threads, double seconds, uint64_t seed) {
+// Returns agent steps per second summed over threads. With num_envs > 0,
+// thread t steps its block of the num_envs envs in turn, one step each:
+// the ceiling for holding that many envs (their states no longer stay in
+// one core's cache between steps, as a lone env's does), still without an
+// engine or batches.
+inline double RawCeiling(const Family& family, const Config& config, int num_threads, double seconds, uint64_t seed,
+                         int num_envs = 0) {
+  const int envs = num_envs > 0 ? num_envs : num_threads;
   std::vector<std::function<void()>> steppers;
-  for (int t = 0; t < num_threads; ++t) steppers.push_back(family.make_raw_stepper(config, seed + t));
+  for (int e = 0; e < envs; ++e) steppers.push_back(family.make_raw_stepper(config, seed + e));
   std::atomic<bool> stop{false};
   std::vector<uint64_t> counts(num_threads, 0);
   std::vector<std::thread> threads;
   auto start = std::chrono::steady_clock::now();
   for (int t = 0; t < num_threads; ++t) {
     threads.emplace_back([&, t] {
+      const int first = static_cast<int>(static_cast<int64_t>(t) * envs / num_threads);
+      const int last = static_cast<int>(static_cast<int64_t>(t + 1) * envs / num_threads);
       // At least one step each: on a loaded machine a thread may first run
       // after the window closed, and a zero would read as a stepper that
       // cannot step.
       uint64_t n = 0;
       do {
-        steppers[t]();
-        ++n;
+        for (int e = first; e < last; ++e) steppers[e]();
+        n += static_cast<uint64_t>(last - first);
       } while (!stop.load(std::memory_order_relaxed));
       counts[t] = n;
     });

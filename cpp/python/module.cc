@@ -37,13 +37,16 @@ py::tuple MakeSpec(const std::string& family_name, const py::dict& user_config) 
   return py::make_tuple(ConfigDict(c), SpecList(state), SpecList(spec.action));
 }
 
-double RawCeiling(const std::string& family_name, const py::dict& user_config, int num_threads, double seconds) {
+double RawCeiling(const std::string& family_name, const py::dict& user_config, int num_threads, double seconds,
+                  int num_envs) {
   const envpool::Family& family = GetFamily(family_name);
   if (!family.make_raw_stepper) throw py::value_error("family '" + family_name + "' has no raw ceiling");
   if (num_threads < 1) throw py::value_error("num_threads must be >= 1");
+  if (num_envs != 0 && num_envs < num_threads)
+    throw py::value_error("num_envs must be 0 (one env per thread) or >= num_threads");
   Config c = BuildConfig(family, user_config);
   py::gil_scoped_release release;
-  return envpool::RawCeiling(family, c, num_threads, seconds, static_cast<uint64_t>(c.Get<int64_t>("seed")));
+  return envpool::RawCeiling(family, c, num_threads, seconds, static_cast<uint64_t>(c.Get<int64_t>("seed")), num_envs);
 }
 
 }  // namespace
@@ -74,7 +77,9 @@ PYBIND11_MODULE(_envpool, m) {
   m.def("make_spec", &MakeSpec, py::arg("family"), py::arg("config"),
         "(config, state_spec, action_spec) of a family under a config, without making envs");
   m.def("raw_ceiling", &RawCeiling, py::arg("family"), py::arg("config"), py::arg("num_threads"), py::arg("seconds"),
-        "Steps/s of the bare emulator/simulator, one env per thread, no engine");
+        py::arg("num_envs") = 0,
+        "Steps/s of the bare emulator/simulator, no engine: one env per thread, or with num_envs, each thread "
+        "stepping its block of num_envs envs in turn");
 
   RegisterChecks(m);
   // load_families(): family modules built against the SDK (envpool.cpp_extension).

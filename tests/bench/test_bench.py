@@ -369,6 +369,10 @@ REASONS = [
     ("ray", "CartPole-v1", Case("T", 1, 1, 1), (), "need num_envs >= 2"),
     ("ray", "CartPole-v1", SYNC, ("ray",), "Ray not installed"),
     ("raw", "WalkerWalk-v1", SYNC, (), None),
+    ("raw-envs", "HalfCheetah-v4", SYNC, (), None),
+    ("raw-envs", "Pong-v5", ASYNC, (), None),
+    ("raw-envs", "CartPole-v1", SYNC, (), "family 'CartPole' has no raw ceiling"),
+    ("raw-envs", "HalfCheetah-v4", SYNC, (), "no rendering", {"from_pixels": True}),
     ("dm-control", "WalkerWalk-v1", SYNC, (), None),
     ("dm-control", "WalkerWalk-v1", ASYNC, (), "no batch_size < num_envs mode"),
     ("dm-control", "WalkerWalk-v1", SYNC, ("dm_control",), "dm_control not installed"),
@@ -663,7 +667,7 @@ def _check_schema(rep: dict) -> None:
 
 @pytest.mark.slow  # ~15 s; test_throughput_preset and the engine tests below stay fast
 def test_envpool_and_raw_engines_run(tmp_path):
-    """A real short run of the envpool and raw engines (sync and async), piped: plain text."""
+    """A real short run of the envpool, raw and raw-envs engines (sync and async), piped: plain text."""
     tasks = [t for t in ("Pong-v5", "HalfCheetah-v4") if _has(t)]
     if not tasks:
         pytest.skip("neither Atari nor MuJoCo is built")
@@ -682,6 +686,7 @@ def test_envpool_and_raw_engines_run(tmp_path):
         "-e",
         "envpool",
         "raw",
+        "raw-envs",
         "--json",
         str(out_json),
         "-s",
@@ -699,13 +704,14 @@ def test_envpool_and_raw_engines_run(tmp_path):
     rows = {(r["task"], r["num_envs"], r["engine"]): r for r in rep["results"]}
     for task in tasks:
         for n in (1, 4):
-            for engine in ("envpool", "raw"):
+            for engine in ("envpool", "raw", "raw-envs"):
                 r = rows[(task, n, engine)]
                 assert r["status"] == "ok" and r["steps_per_s"]["median"] > 0 and not r["errors"], r
                 assert r["ratio_to_baseline"]["median"] > 0 and len(r["ratio_to_baseline"]["per_round"]) == 2
         assert rows[(task, 1, "envpool")]["us_per_call"]["median"] > 0
         assert rows[(task, 4, "envpool")]["mode"] == "async"
     assert rows[("CartPole-v1", 1, "raw")]["status"] == "n/a"
+    assert rows[("CartPole-v1", 4, "raw-envs")]["status"] == "n/a"
     assert "raw on CartPole-v1: family 'CartPole' has no raw ceiling" in p.stdout
     table = [ln for ln in p.stdout.splitlines() if ln.startswith("|")]
     assert not any("CartPole-v1" in ln and "raw" in ln for ln in table)

@@ -24,13 +24,18 @@ def available(task, case) -> str | None:
 
 
 def run(spec: dict) -> dict:
+    return measure(spec)
+
+
+def measure(spec: dict, num_envs: int = 0) -> dict:
+    """``raw_ceiling`` over the case's threads: one env each, or ``num_envs`` envs in blocks (``raw-envs``)."""
     from envpool import _envpool
 
     family, config, threads = spec["family"], spec["config"], spec["num_threads"]
     try:
         if spec["warmup"] > 0:
-            _envpool.raw_ceiling(family, config, threads, spec["warmup"])
-        sps = _envpool.raw_ceiling(family, config, threads, spec["seconds"])
+            _envpool.raw_ceiling(family, config, threads, spec["warmup"], num_envs=num_envs)
+        sps = _envpool.raw_ceiling(family, config, threads, spec["seconds"], num_envs=num_envs)
     except ValueError as e:
         raise _common.Unavailable(str(e)) from None
     return {
