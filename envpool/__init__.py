@@ -16,6 +16,7 @@ from envpool._make import make, make_dm, make_gym, make_gymnasium, make_spec
 from envpool._spec import EnvSpec
 from envpool.integrations import gymnasium_registry as _gymnasium_registry
 from envpool.integrations import rllib as _rllib
+from envpool.python.protocol import DMEnvPool, EnvPool, GymnasiumEnvPool
 from envpool.registration import list_all_envs, register
 
 __version__ = "0.1.0"
@@ -43,4 +44,16 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["make", "make_gymnasium", "make_gym", "make_dm", "make_spec", "list_all_envs", "register", "EnvSpec"]
+__all__ = [
+    "make",
+    "make_gymnasium",
+    "make_gym",
+    "make_dm",
+    "make_spec",
+    "list_all_envs",
+    "register",
+    "EnvSpec",
+    "EnvPool",
+    "DMEnvPool",
+    "GymnasiumEnvPool",
+]

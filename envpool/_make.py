@@ -11,6 +11,7 @@ from typing import Any
 
 from envpool._config import make_pool_spec
 from envpool._spec import EnvSpec
+from envpool.python import protocol as _protocol
 
 _ENV_TYPES = ("gymnasium", "gym", "dm")
 
@@ -39,21 +40,22 @@ def make(task_id: Any, env_type: str, **config: Any) -> Any:
     raise ValueError(f"env_type must be one of {_ENV_TYPES}, got {env_type!r}")
 
 
-def make_gymnasium(task_id: str, **config: Any) -> Any:
+def make_gymnasium(task_id: str, **config: Any) -> _protocol.GymnasiumEnvPool:
     """A :class:`gymnasium.vector.VectorEnv` pool (see :func:`make`)."""
     from envpool.gymnasium_env import GymnasiumEnvPool
 
     return GymnasiumEnvPool(task_id, **config)
 
 
-def make_gym(task_id: str, **config: Any) -> Any:
-    """A pool with EnvPool's classic gym interface (see :func:`make`)."""
+def make_gym(task_id: str, **config: Any) -> _protocol.GymnasiumEnvPool:
+    """A pool with EnvPool's classic gym interface (see :func:`make`); as in EnvPool, also a
+    :class:`envpool.GymnasiumEnvPool` (a gymnasium VectorEnv whose step returns gym's tuples)."""
     from envpool.gym_env import GymEnvPool
 
     return GymEnvPool(task_id, **config)
 
 
-def make_dm(task_id: str, **config: Any) -> Any:
+def make_dm(task_id: str, **config: Any) -> _protocol.DMEnvPool:
     """A pool with the dm_env interface (see :func:`make`)."""
     from envpool.dm_env_pool import DmEnvPool
 

@@ -765,6 +765,34 @@ def test_envpool_mixin_isinstance(env_type: str) -> None:
     np.testing.assert_array_equal(env.all_env_ids, np.arange(N, dtype=np.int32))
 
 
+def test_public_typing_interface() -> None:
+    """As EnvPool 1.2.5: a typed package (py.typed, shipped in the wheel), its protocol names at the top
+    level, and make_*'s return types (make_gym's pool is also a GymnasiumEnvPool, as there)."""
+    import importlib.resources
+    import typing
+
+    protocol = envpool.python.protocol
+    assert importlib.resources.files("envpool").joinpath("py.typed").is_file()
+    names = ["EnvSpec", "EnvPool", "DMEnvPool", "GymnasiumEnvPool"]
+    assert [n for n in envpool.__all__ if n in names] == names
+    for name in names:
+        assert getattr(envpool, name) is getattr(protocol, name)
+    hints = {
+        f: typing.get_type_hints(getattr(envpool, f))["return"]
+        for f in ("make_spec", "make_dm", "make_gym", "make_gymnasium")
+    }
+    assert hints == {
+        "make_spec": protocol.EnvSpec,
+        "make_dm": protocol.DMEnvPool,
+        "make_gym": protocol.GymnasiumEnvPool,
+        "make_gymnasium": protocol.GymnasiumEnvPool,
+    }
+    for f, env_type in [("make_dm", "dm"), ("make_gym", "gym"), ("make_gymnasium", "gymnasium")]:
+        env = getattr(envpool, f)("CartPole-v1", num_envs=1)
+        assert isinstance(env, hints[f]), (f, env_type)
+        env.close()
+
+
 @pytest.mark.parametrize("env_type", ["gym", "gymnasium", "dm"])
 def test_reset_after_close_rebuilds(env_type: str) -> None:
     env = _make(env_type, seed=5)
