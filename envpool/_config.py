@@ -24,6 +24,7 @@ returns the pool's :class:`~envpool._spec.EnvSpec`.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -70,7 +71,16 @@ class Resolved:
 
 def python_keys(task: TaskSpec) -> tuple[str, ...]:
     """The config keys of ``task`` that never reach the engine."""
-    return (*METADATA_KEYS, *PY_DEFAULTS, *task.python.defaults)
+    return (*METADATA_KEYS, *PY_DEFAULTS, *task.python.defaults, *_resized_frame_keys(task.family))
+
+
+@functools.cache
+def _resized_frame_keys(family: str) -> tuple[str, ...]:
+    """EnvPool 1.2.5's render size, where render() resizes the frames (a family of fixed
+    frame size: no camera_id) rather than the engine drawing them at that size."""
+    if family in POOL_SPEC_FAMILIES or "camera_id" in _envpool.family_defaults(family):
+        return ()
+    return ("render_width", "render_height")
 
 
 def python_option_keys(task: TaskSpec) -> tuple[str, ...]:
@@ -88,7 +98,7 @@ def resolve(task: TaskSpec, user: Mapping[str, Any]) -> Resolved:
         task.python.check(python)
     if "autoreset_mode" in merged:
         merged["autoreset_mode"] = _autoreset_mode(merged["autoreset_mode"])
-    _envpool_125_render_keywords(task, merged)
+    _envpool_125_render_keywords(task, merged, python)
     if task.python.prepare is not None:
         task.python.prepare(merged, user)
     return Resolved(merged, python, metadata)
@@ -99,9 +109,12 @@ def resolve(task: TaskSpec, user: Mapping[str, Any]) -> Resolved:
 _RENDER_ALIASES = {"render_width": "width", "render_height": "height", "render_camera_id": "camera_id"}
 
 
-def _envpool_125_render_keywords(task: TaskSpec, merged: dict[str, Any]) -> None:
+def _envpool_125_render_keywords(task: TaskSpec, merged: dict[str, Any], python: dict[str, Any]) -> None:
     """EnvPool 1.2.5's render keywords: its size and camera as gymnasium's names, and
-    ``from_pixels=False`` (its default) dropped where the family has no pixel observations."""
+    ``from_pixels=False`` (its default) dropped where the family has no pixel observations.
+    A family whose frames have a fixed size (no camera_id) draws them at that size, and
+    render() resizes them to ``render_width`` x ``render_height`` (Python options), as
+    EnvPool 1.2.5 resizes its frames; such frames have no camera to choose."""
     given = [k for k in _RENDER_ALIASES if k in merged]
     if task.family in POOL_SPEC_FAMILIES or not (given or merged.get("from_pixels") is False):
         return
@@ -109,10 +122,18 @@ def _envpool_125_render_keywords(task: TaskSpec, merged: dict[str, Any]) -> None
     if merged.get("from_pixels") is False and "from_pixels" not in defaults:
         del merged["from_pixels"]
     if given and "camera_id" not in defaults:
-        raise TypeError(
-            f"{given[0]!r} (EnvPool 1.2.5's render size and camera) is not an option of {task.family}: "
-            "its frame size is fixed"
-        )
+        if "render_camera_id" in given:
+            raise TypeError(
+                f"'render_camera_id' (EnvPool 1.2.5's camera) is not an option of {task.family}: its frames have no camera"
+            )
+        for key in given:
+            size = merged.pop(key)
+            if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+                raise TypeError(
+                    f"{key} must be an int (the frame size in pixels; 0 or less: the task's own), got {size!r}"
+                )
+            python[key] = int(size)
+        return
     for old in given:
         new = _RENDER_ALIASES[old]
         if new in merged:

@@ -49,7 +49,7 @@ def make_gymnasium(task_id: str, **config: Any) -> _protocol.GymnasiumEnvPool:
 
 def make_gym(task_id: str, **config: Any) -> _protocol.GymnasiumEnvPool:
     """A pool with EnvPool's classic gym interface (see :func:`make`); as in EnvPool, also a
-    :class:`envpool.GymnasiumEnvPool` (a gymnasium VectorEnv whose step returns gym's tuples)."""
+    ``envpool.GymnasiumEnvPool`` (a gymnasium VectorEnv whose step returns gym's tuples)."""
     from envpool.gym_env import GymEnvPool
 
     return GymEnvPool(task_id, **config)

@@ -10,6 +10,7 @@ import numpy as np
 
 from envpool import _envpool, _keys
 from envpool._config import engine_config, make_pool_spec, split_seeds, task_of
+from envpool._frames import resize_linear
 from envpool._model import ModelMixin
 from envpool.python.envpool import EnvPoolMixin
 
@@ -272,7 +273,9 @@ class PoolBase(ModelMixin, EnvPoolMixin):
     def render(self, env_ids: Any = None) -> Frames:
         """Frames of the envs in ``env_ids`` (default: ``render_env_ids`` of make, else env
         0) as uint8 ``(n, height, width, 3)``, rendered on the stepping threads. The envs
-        must not be in flight (async mode: recv() them first)."""
+        must not be in flight (async mode: recv() them first). A task of fixed frame size
+        made with EnvPool 1.2.5's ``render_width``/``render_height`` gets its frames
+        resized to them (bilinear, as OpenCV's INTER_LINEAR)."""
         if self.render_mode != "rgb_array":
             raise RuntimeError(
                 f"render() needs a pool made with render_mode='rgb_array' (this one has render_mode={self.render_mode!r})"
@@ -289,7 +292,11 @@ class PoolBase(ModelMixin, EnvPoolMixin):
             env_ids = self.config.get("render_env_ids") or [0]
         elif isinstance(env_ids, (int, np.integer)):
             env_ids = [env_ids]
-        return self._pool.render(env_ids).view(Frames)
+        frames = self._pool.render(env_ids)
+        size = self.config.get("render_height", 0), self.config.get("render_width", 0)
+        if size != (0, 0):
+            frames = resize_linear(frames, *(s if s > 0 else n for s, n in zip(size, frames.shape[1:3])))
+        return frames.view(Frames)
 
     def close(self) -> None:
         """Stop the worker threads; later calls raise until reset() rebuilds the pool. Idempotent."""

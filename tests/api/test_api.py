@@ -197,9 +197,43 @@ def test_envpool_125_make_keywords_under_their_names_here() -> None:
         envpool.make("CartPole-v1", "gymnasium", num_envs=2, env_seed=[1, 2], seed=[1, 2])
     with pytest.raises(ValueError, match="either render_env_ids or render_env_id"):
         envpool.make("CartPole-v1", "gymnasium", render_env_id=0, render_env_ids=[0])
-    with pytest.raises(TypeError, match="'render_width'.*not an option of CartPole"):
-        envpool.make("CartPole-v1", "gymnasium", render_width=64)
+    with pytest.raises(TypeError, match="'render_camera_id'.*not an option of CartPole: its frames have no camera"):
+        envpool.make("CartPole-v1", "gymnasium", render_camera_id=0)
     for e in (a, b, env):
+        e.close()
+
+
+@pytest.mark.parametrize("task", ["CartPole-v1", "FrozenLake-v1"])
+def test_envpool_125_render_size_resizes_fixed_size_frames(task: str) -> None:
+    """EnvPool 1.2.5's render_width/render_height on a task of fixed frame size: render() gives the
+    task's own frames resized as OpenCV's INTER_LINEAR (EnvPool's cv::resize) does, within 1 per pixel;
+    0 or less keeps that side; the config round-trips through make; a non-int is refused."""
+    cv2 = pytest.importorskip("cv2")
+    native = envpool.make(task, "gymnasium", num_envs=2, seed=3, render_mode="rgb_array")
+    sized = envpool.make(
+        task, "gymnasium", num_envs=2, seed=3, render_mode="rgb_array", render_width=64, render_height=48
+    )
+    tall = envpool.make(
+        task, "gymnasium", num_envs=2, seed=3, render_mode="rgb_array", render_height=0, render_width=33
+    )
+    for e in (native, sized, tall):
+        e.reset()
+    full = native.render([0, 1])
+    small = sized.render([0, 1])
+    assert small.shape == (2, 48, 64, 3) and small.dtype == np.uint8
+    expected = np.stack([cv2.resize(f, (64, 48)) for f in full])
+    assert np.abs(small.astype(int) - expected).max() <= 1
+    assert tall.render().shape == (1, full.shape[1], 33, 3)
+    assert sized.config["render_width"] == 64
+    again = envpool.make(task, "gymnasium", **sized.config)
+    again.reset()
+    np.testing.assert_array_equal(again.render([0, 1]), small)
+    for bad in (6.5, True, "64"):
+        with pytest.raises(TypeError, match="render_width must be an int"):
+            envpool.make(task, "gymnasium", render_width=bad)
+    with pytest.raises(ValueError, match="option of the whole pool"):
+        envpool.make(task, "gymnasium", num_envs=2, env_options=[{"render_width": 8}, {}])
+    for e in (native, sized, tall, again):
         e.close()
 
 
