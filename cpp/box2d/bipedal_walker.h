@@ -41,7 +41,10 @@ class BipedalWalker : public Box2DEnv {
   static constexpr int kMaxDraws = kTerrainLength * 6 + 10 * 11 + 1;
 
   static Config Defaults() {
-    return {{"max_episode_steps", int64_t{1600}}, {"hardcore", false}, {"report_draws", false}};
+    return {{"max_episode_steps", int64_t{1600}},
+            {"hardcore", false},
+            {"report_draws", false},
+            {"render_advances_each_call", false}};
   }
 
   struct Spec : EnvSpec {
@@ -57,12 +60,16 @@ class BipedalWalker : public Box2DEnv {
   static EnvSpec MakeSpec(const Config& c) { return Spec(c); }
 
   explicit BipedalWalker(const Config& c)
-      : spec_(c), hardcore_(c.Get<bool>("hardcore")), world_(std::make_unique<b2World>(b2Vec2(0.0f, -10.0f))) {
+      : spec_(c),
+        hardcore_(c.Get<bool>("hardcore")),
+        advance_each_render_(c.Get<bool>("render_advances_each_call")),
+        world_(std::make_unique<b2World>(b2Vec2(0.0f, -10.0f))) {
     SetDrawCapacity(kMaxDraws, c.Get<bool>("report_draws"));
   }
 
   void Reset(const StateRow& out) override {
     ClearDraws();
+    new_frame_ = true;
     Box2DGuard([&] { NewEpisode(out); });
   }
 
@@ -120,6 +127,7 @@ class BipedalWalker : public Box2DEnv {
     for (int j = 0; j < 4; ++j)
       if (std::isnan(a[j])) throw std::invalid_argument("BipedalWalker: action[" + std::to_string(j) + "] is NaN");
     ClearDraws();
+    new_frame_ = true;
     return Box2DGuard([&] { return Advance(a, out); });
   }
 
@@ -165,7 +173,11 @@ class BipedalWalker : public Box2DEnv {
       cv.FillPoly(px, py, 4, {102, 153, 76});
       cv.AAPolygon(gx, gy, 4, {102, 153, 76});
     }
-    lidar_render_ = (lidar_render_ + 1) % 100;
+    // gymnasium moves the lidar ray at every render() call; EnvPool's
+    // render() changes nothing, so a frame drawn again without a step
+    // keeps its ray (render_advances_each_call: gymnasium's way).
+    if (new_frame_ || advance_each_render_) lidar_render_ = (lidar_render_ + 1) % 100;
+    new_frame_ = false;
     const int i = lidar_render_;
     if (i < 20) {
       const Lidar& l = lidar_[i < 10 ? i : 20 - i - 1];
@@ -479,6 +491,8 @@ class BipedalWalker : public Box2DEnv {
 
   Spec spec_;
   bool hardcore_;
+  bool advance_each_render_;
+  bool new_frame_ = true;  // no frame drawn since the last step or reset
   std::array<Lidar, 10> lidar_{};
   b2Vec2 lidar_p1_{0.0f, 0.0f};
   double scroll_ = 0.0;

@@ -42,7 +42,8 @@ class LunarLander : public Box2DEnv {
             {"wind_power", 15.0},
             {"turbulence_power", 1.5},
             {"report_draws", false},
-            {"particles", false}};
+            {"particles", false},
+            {"render_advances_each_call", false}};
   }
 
   struct Spec : EnvSpec {
@@ -72,12 +73,14 @@ class LunarLander : public Box2DEnv {
         wind_power_(c.Get<double>("wind_power")),
         turbulence_power_(c.Get<double>("turbulence_power")),
         enable_wind_(c.Get<bool>("enable_wind")),
-        particles_on_(c.Get<bool>("particles")) {
+        particles_on_(c.Get<bool>("particles")),
+        advance_each_render_(c.Get<bool>("render_advances_each_call")) {
     SetDrawCapacity(kMaxDraws, c.Get<bool>("report_draws"));
   }
 
   void Reset(const StateRow& out) override {
     ClearDraws();
+    new_frame_ = true;
     Box2DGuard([&] { NewEpisode(out); });
   }
 
@@ -213,6 +216,7 @@ class LunarLander : public Box2DEnv {
       if (a < 0 || a > 3)
         throw std::invalid_argument("LunarLander: action must be in [0, 3], got " + std::to_string(a));
     }
+    new_frame_ = true;
     return Box2DGuard([&] { return Advance(a, a0, a1, out); });
   }
 
@@ -221,12 +225,17 @@ class LunarLander : public Box2DEnv {
   }
 
   // gymnasium's render(): it also ages the particles (ttl -= 0.15 a frame)
-  // and forgets the expired ones, as here.
+  // and forgets the expired ones, at every call; here only the first frame
+  // after a step or reset does (EnvPool's render() changes nothing, so a
+  // frame drawn again is the same), unless render_advances_each_call.
   void Render(uint8_t* rgb) override {
     Canvas cv(rgb, static_cast<int>(kViewportW), static_cast<int>(kViewportH));
     cv.Fill({255, 255, 255});
-    for (Particle& p : particles_) p.ttl -= 0.15;
-    CleanParticles(false);
+    if (new_frame_ || advance_each_render_) {
+      for (Particle& p : particles_) p.ttl -= 0.15;
+      CleanParticles(false);
+    }
+    new_frame_ = false;
     for (int i = 0; i < kChunks - 1; ++i) {
       const double h = kViewportH / kScale;
       const double xs[4] = {chunk_x_[i], chunk_x_[i + 1], chunk_x_[i + 1], chunk_x_[i]};
@@ -438,6 +447,8 @@ class LunarLander : public Box2DEnv {
   Spec spec_;
   double gravity_, wind_power_, turbulence_power_;
   bool enable_wind_, particles_on_;
+  bool advance_each_render_;
+  bool new_frame_ = true;  // no frame drawn since the last step or reset
   std::unique_ptr<Listener> listener_;
   std::unique_ptr<b2World> world_;
   std::deque<Particle> particles_;

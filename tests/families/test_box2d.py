@@ -90,12 +90,13 @@ def _actions(space, steps: int, seed: int) -> np.ndarray:
     return rng.uniform(low * 1.2, high * 1.2, size=(steps, *space.shape)).astype(np.float32)
 
 
-def _check_frame(ours, ref, what: str) -> None:
-    frame = ours.render()[0]
-    r_frame = ref.render()
-    assert frame.shape == r_frame.shape, what
-    bad = np.argwhere((frame != r_frame).any(-1))
-    assert len(bad) == 0, f"{what}: {len(bad)} pixels differ, first at {bad[0]}"
+def _check_frame(ours, ref, what: str, renders: int = 1) -> None:
+    for k in range(renders):
+        frame = ours.render()[0]
+        r_frame = ref.render()
+        assert frame.shape == r_frame.shape, what
+        bad = np.argwhere((frame != r_frame).any(-1))
+        assert len(bad) == 0, f"{what}, render {k}: {len(bad)} pixels differ, first at {bad[0]}"
 
 
 @dataclasses.dataclass
@@ -105,19 +106,24 @@ class Run:
     max_x: float = -np.inf  # the walker's furthest hull x (its scroll), from gymnasium's env
 
 
-def run_replayed(task: str, steps: int, seed: int = 0, render_every: int = 0, policy=None, **kwargs) -> Run:
+def run_replayed(
+    task: str, steps: int, seed: int = 0, render_every: int = 0, policy=None, renders: int = 1, **kwargs
+) -> Run:
     """Steps our env and gymnasium's (fed our draws) with random actions (or ``policy(obs)``
     of our observation); everything must be bit-equal. ``render_every``: the frames of the
     reset and of every that many steps must be equal too (both envs render at the same
-    moments: LunarLander's particles age and the walker's lidar ray moves per frame)."""
+    moments: LunarLander's particles age and the walker's lidar ray moves per frame), each
+    drawn ``renders`` times in a row (ours then made with render_advances_each_call=True)."""
     extra = {"render_mode": "rgb_array"} if render_every else {}
+    if renders > 1:
+        extra["render_advances_each_call"] = True
     ours = envpool.make(task, env_type="gymnasium", num_envs=1, seed=seed, report_draws=True, **kwargs, **extra)
-    ref = gymnasium.make(GYM_ID[task], **kwargs, **extra).unwrapped
+    ref = gymnasium.make(GYM_ID[task], **kwargs, render_mode=extra.get("render_mode")).unwrapped
     obs, info = ours.reset()
     r_obs, _ = _replay(ref, info, ref.reset)
     np.testing.assert_array_equal(obs[0], r_obs)
     if render_every:
-        _check_frame(ours, ref, "reset")
+        _check_frame(ours, ref, "reset", renders)
     limit = ours.spec.max_episode_steps
     actions = _actions(ours.single_action_space, steps, seed)
     run = Run()
@@ -140,7 +146,7 @@ def run_replayed(task: str, steps: int, seed: int = 0, render_every: int = 0, po
         assert r_obs.dtype == np.float32
         np.testing.assert_array_equal(obs[0], r_obs, err_msg=f"step {t}")
         if render_every and (t + 1) % render_every == 0:
-            _check_frame(ours, ref, f"step {t}")
+            _check_frame(ours, ref, f"step {t}", renders)
     ours.close()
     return run
 
@@ -186,6 +192,36 @@ def test_frames_replayed_short(task: str) -> None:
     # every frame of a few episodes' starts: particles (the lander's exhaust, aged by
     # each render) and the walker's lidar ray (one per frame) included
     run_replayed(task, steps=60, seed=4, render_every=1)
+
+
+@pytest.mark.parametrize("task", ["LunarLander-v3", "BipedalWalker-v3"])
+def test_frames_drawn_again_are_gymnasiums_with_render_advances_each_call(task: str) -> None:
+    # gymnasium ages the particles and moves the lidar ray at every render() call
+    run_replayed(task, steps=40, seed=4, render_every=3, renders=3)
+
+
+@pytest.mark.parametrize("task", ["LunarLander-v3", "BipedalWalker-v3"])
+def test_a_frame_drawn_again_without_a_step_is_the_same(task: str) -> None:
+    """EnvPool's render() changes nothing: drawn again, the frame is the same (the lidar ray
+    and the particles' age move with the steps); gymnasium's second render differs."""
+    ours = envpool.make(task, env_type="gymnasium", num_envs=1, seed=2, render_mode="rgb_array")
+    again = envpool.make(
+        task, env_type="gymnasium", num_envs=1, seed=2, render_mode="rgb_array", render_advances_each_call=True
+    )
+    ours.reset(), again.reset()
+    # full throttle: the lander's engines make particles
+    act = np.array([2], np.int32) if task.startswith("Lunar") else np.ones((1, 4), np.float32)
+    differs = 0
+    for t in range(12):
+        ours.step(act), again.step(act)
+        first, a_first = ours.render(), again.render()
+        if t == 0:  # before again's first extra render, the two envs are alike
+            np.testing.assert_array_equal(first, a_first)
+        for _ in range(2):
+            np.testing.assert_array_equal(ours.render(), first)
+        differs += not np.array_equal(again.render(), a_first)
+    assert differs > 0
+    ours.close(), again.close()
 
 
 @pytest.mark.slow
