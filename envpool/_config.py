@@ -71,16 +71,19 @@ class Resolved:
 
 def python_keys(task: TaskSpec) -> tuple[str, ...]:
     """The config keys of ``task`` that never reach the engine."""
-    return (*METADATA_KEYS, *PY_DEFAULTS, *task.python.defaults, *_resized_frame_keys(task.family))
+    resized = task.family not in POOL_SPEC_FAMILIES and _frames_of_fixed_size(task.family)
+    return (*METADATA_KEYS, *PY_DEFAULTS, *task.python.defaults, *(_RESIZED_FRAME_KEYS if resized else ()))
+
+
+# EnvPool 1.2.5's render size where render() resizes the frames (a family of fixed frame
+# size) rather than the engine drawing them at that size.
+_RESIZED_FRAME_KEYS = ("render_width", "render_height")
 
 
 @functools.cache
-def _resized_frame_keys(family: str) -> tuple[str, ...]:
-    """EnvPool 1.2.5's render size, where render() resizes the frames (a family of fixed
-    frame size: no camera_id) rather than the engine drawing them at that size."""
-    if family in POOL_SPEC_FAMILIES or "camera_id" in _envpool.family_defaults(family):
-        return ()
-    return ("render_width", "render_height")
+def _frames_of_fixed_size(family: str) -> bool:
+    """Whether a registered family draws its frames at one size (it has no camera_id)."""
+    return "camera_id" not in _envpool.family_defaults(family)
 
 
 def python_option_keys(task: TaskSpec) -> tuple[str, ...]:
