@@ -223,7 +223,15 @@ def test_envpool_125_render_size_resizes_fixed_size_frames(task: str) -> None:
     assert small.shape == (2, 48, 64, 3) and small.dtype == np.uint8
     expected = np.stack([cv2.resize(f, (64, 48)) for f in full])
     assert np.abs(small.astype(int) - expected).max() <= 1
-    assert tall.render().shape == (1, full.shape[1], 33, 3)
+    narrow = tall.render([0, 1])  # a side of 0 keeps the task's height
+    assert narrow.shape == (2, full.shape[1], 33, 3)
+    assert np.abs(narrow.astype(int) - np.stack([cv2.resize(f, (33, full.shape[1])) for f in full])).max() <= 1
+    big = envpool.make(
+        task, "gymnasium", num_envs=1, seed=3, render_mode="rgb_array", render_width=700, render_height=-1
+    )
+    big.reset()
+    assert np.abs(big.render()[0].astype(int) - cv2.resize(full[0], (700, full.shape[1]))).max() <= 1
+    big.close()
     assert sized.config["render_width"] == 64
     again = envpool.make(task, "gymnasium", **sized.config)
     again.reset()
