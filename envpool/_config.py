@@ -121,10 +121,9 @@ def _envpool_125_render_keywords(task: TaskSpec, merged: dict[str, Any], python:
     given = [k for k in _RENDER_ALIASES if k in merged]
     if task.family in POOL_SPEC_FAMILIES or not (given or merged.get("from_pixels") is False):
         return
-    defaults = _envpool.family_defaults(task.family)
-    if merged.get("from_pixels") is False and "from_pixels" not in defaults:
+    if merged.get("from_pixels") is False and "from_pixels" not in _envpool.family_defaults(task.family):
         del merged["from_pixels"]
-    if given and "camera_id" not in defaults:
+    if given and _frames_of_fixed_size(task.family):
         if "render_camera_id" in given:
             raise TypeError(
                 f"'render_camera_id' (EnvPool 1.2.5's camera) is not an option of {task.family}: its frames have no camera"

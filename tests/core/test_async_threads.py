@@ -64,6 +64,26 @@ def test_async_rows_are_in_finishing_order() -> None:
     pool.close()
 
 
+def test_one_stepping_thread_serves_envs_first_in_first_out() -> None:
+    """The same queue with one stepping thread (num_threads=1: a worker, the receiving
+    thread only waits), where no preemption can reorder anything: every env comes back
+    exactly num_envs / batch_size batches after it was sent, every time. A queue that let
+    envs jump ahead, or a lane per consumer, would not."""
+    n, b = 16, 4
+    pool = busy(n, b, num_threads=1)
+    pool.send_reset(None, None)
+    sent_at = np.zeros(n, dtype=np.int64)
+    waits = []
+    for batch_no in range(1, 301):
+        ids = ids_of(pool.recv())
+        waits.append(int((batch_no - sent_at[ids]).max()))
+        sent_at[ids] = batch_no
+        pool.send(np.zeros(b, np.int32), ids)
+    pool.close()
+    assert waits[: n // b] == list(range(1, n // b + 1))  # the reset's batches, in send order
+    assert set(waits[n // b :]) == {n // b}, waits
+
+
 def test_no_env_is_starved() -> None:
     """Queued envs start first in, first out: an env sent comes back within
     num_envs / batch_size batches, plus one for the two stepping threads (a
