@@ -33,8 +33,17 @@ void CheckRange(const ArraySpec& spec, py::array a) {
   // Native byte order: '=' or '|', or this machine's own explicit one.
   const char order = a.dtype().byteorder();
   const bool native = order == '=' || order == '|' || order == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? '>' : '<');
-  if (!(a.flags() & py::array::c_style) || !native)
-    a = py::array(a.attr("astype")(a.dtype().attr("newbyteorder")("="), py::arg("order") = "C"));
+  if (!(a.flags() & py::array::c_style) || !native) {
+    // Widened to 64 bits of the same signedness, which keeps every value.
+    const py::dtype wide = a.dtype().kind() == 'i' ? py::dtype::of<int64_t>() : py::dtype::of<uint64_t>();
+    PyObject* raw = py::detail::npy_api::get().PyArray_FromAny_(a.ptr(), wide.inc_ref().ptr(), 0, 0,
+                                                                py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
+                                                                    py::detail::npy_api::NPY_ARRAY_ALIGNED_ |
+                                                                    py::detail::npy_api::NPY_ARRAY_ENSUREARRAY_,
+                                                                nullptr);
+    if (raw == nullptr) throw py::error_already_set();
+    a = py::reinterpret_steal<py::array>(raw);
+  }
   const void* d = a.data();
   const auto count = static_cast<std::size_t>(a.size());
   const bool is_signed = a.dtype().kind() == 'i';
@@ -74,9 +83,18 @@ py::array ConvertAction(const ActionKeys& keys, std::size_t k, const py::object&
   auto arr = py::reinterpret_steal<py::array>(raw);
   CheckArray(spec, arr.dtype(), arr.shape(), static_cast<std::size_t>(arr.ndim()), n);
   if (keys.discrete[k]) CheckRange(spec, arr);
-  return arr.dtype().is(keys.dtypes[k]) && (arr.flags() & py::array::c_style)
-             ? arr
-             : py::array(arr.attr("astype")(keys.dtypes[k], py::arg("order") = "C"));
+  if (arr.dtype().is(keys.dtypes[k]) && (arr.flags() & py::array::c_style)) return arr;
+  // astype's cast (unsafe: the checks above chose what may be cast), but
+  // through the C API: calling arr.astype from here made a FrozenLake step
+  // of 8 envs take 3.7 us instead of 2.3 when the actions came as int64
+  // (CleanRL's torch samples, np.random.integers); this way, 2.8.
+  raw =
+      api.PyArray_FromAny_(arr.ptr(), keys.dtypes[k].inc_ref().ptr(), 0, 0,
+                           py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ | py::detail::npy_api::NPY_ARRAY_ALIGNED_ |
+                               py::detail::npy_api::NPY_ARRAY_FORCECAST_ | py::detail::npy_api::NPY_ARRAY_ENSUREARRAY_,
+                           nullptr);
+  if (raw == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::array>(raw);
 }
 
 // The structure of an action: an array, or a dict with exactly the keys.

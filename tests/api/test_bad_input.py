@@ -280,3 +280,50 @@ def test_reset_refused_on_a_closed_pool_leaves_it_closed() -> None:
     ref = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2)
     b, _ = ref.reset(seed=7)
     np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    ("task", "convert"),
+    [
+        ("CartPole-v1", lambda a: a.astype(np.int64)),
+        ("CartPole-v1", lambda a: a.astype(">i8")),
+        ("CartPole-v1", lambda a: a.astype(np.uint8)),
+        ("CartPole-v1", lambda a: np.repeat(a.astype(np.int64), 2)[::2]),  # not contiguous
+        ("CartPole-v1", lambda a: a.tolist()),
+        ("Pendulum-v1", lambda a: a.astype(np.float64)),
+        ("Pendulum-v1", lambda a: a.astype(">f4")),
+        ("Pendulum-v1", lambda a: np.repeat(a, 2, axis=0)[::2]),  # not contiguous
+    ],
+)
+def test_actions_of_another_dtype_or_layout_step_as_their_values(task: str, convert) -> None:  # noqa: ANN001
+    # Cast as NumPy's astype casts: the same trajectory as the engine's own dtype
+    # (int32 for a discrete action, float32 for Pendulum's).
+    rng = np.random.default_rng(0)
+    if task == "CartPole-v1":
+        actions = [rng.integers(0, 2, 4).astype(np.int32) for _ in range(30)]
+    else:  # values a float32 holds exactly, so the float64 copy casts back to them
+        actions = [(rng.integers(-8, 9, (4, 1)) / 4).astype(np.float32) for _ in range(30)]
+    envs = [envpool.make(task, env_type="gymnasium", num_envs=4, seed=3) for _ in range(2)]
+    for env in envs:
+        env.reset()
+    for a in actions:
+        theirs = convert(a)
+        assert not isinstance(theirs, np.ndarray) or theirs.dtype != a.dtype or not theirs.flags.c_contiguous
+        ref, got = envs[0].step(a), envs[1].step(theirs)
+        for x, y in zip(ref[:4], got[:4]):
+            np.testing.assert_array_equal(x, y)
+    # The caller's array is read, never written.
+    a = np.array([1, 0, 1, 0], np.int64) if task == "CartPole-v1" else np.full((4, 1), 0.5)
+    before = a.copy()
+    envs[1].step(a)
+    np.testing.assert_array_equal(a, before)
+
+
+def test_action_range_checked_on_a_strided_array() -> None:
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(np.array([0, 7, 256, 7], np.int64)[::2])
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(np.array([0, 7, 2**40, 7], ">i8")[::2])
+    env.step(np.array([0, 7, 1, 7], np.int64)[::2])
