@@ -319,6 +319,16 @@ def test_actions_of_another_dtype_or_layout_step_as_their_values(task: str, conv
     np.testing.assert_array_equal(a, before)
 
 
+def test_integer_actions_on_a_float_space_step_as_their_values() -> None:
+    envs = [envpool.make("Pendulum-v1", env_type="gymnasium", num_envs=4, seed=3) for _ in range(2)]
+    for env in envs:
+        env.reset()
+    for a in np.random.default_rng(0).integers(-2, 3, (20, 4, 1)):
+        ref, got = envs[0].step(a.astype(np.float32)), envs[1].step(a)
+        for x, y in zip(ref[:4], got[:4]):
+            np.testing.assert_array_equal(x, y)
+
+
 def test_action_range_checked_on_a_strided_array() -> None:
     env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2)
     env.reset(seed=0)
