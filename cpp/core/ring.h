@@ -11,9 +11,16 @@
 // several can each wait, inside a task, for a slot that another republishes
 // only once it is done receiving (a cycle). So a receiving thread that must
 // wait first republishes the slot of its own batch as soon as that batch is
-// complete (PublishOwnEarly; its rows were all claimed before this one and
-// are written at once), rather than after its task. Once the pool is closed
-// nobody receives or republishes: the row goes to a discard batch.
+// complete (PublishOwnEarly), rather than after its task, if its batch
+// comes before the claimed row's: its rows were all claimed before this one
+// and are written at once. A thread can also hold a later batch than the
+// row its task's env claims (receivers take batches in order but their
+// slots free up out of order); that batch completes only after this claim,
+// so waiting for it would wait forever (it hung 4 receiving threads of 16
+// envs, batch 3, once in a few runs on a loaded machine); such a claim only
+// waits for the slot, which the earlier batch's receiver republishes. Once
+// the pool is closed nobody receives or republishes: the row goes to a
+// discard batch.
 //
 // Single-threaded use exercises every branch (tests/core/cpp/test_core.cc).
 #ifndef ENVPOOL_CORE_RING_H_
@@ -86,7 +93,7 @@ class BatchRing {
     Slot& slot = SlotOf(number);
     for (int spin = 0; slot.number.load(std::memory_order_acquire) != number; ++spin) {
       Ticket& mine = Receiving();
-      if (mine.ring == this && !mine.published && mine.number >= 0) {
+      if (mine.ring == this && !mine.published && mine.number >= 0 && static_cast<uint64_t>(mine.number) < number) {
         PublishOwnEarly(mine);
         if (mine.published) continue;
       }

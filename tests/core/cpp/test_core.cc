@@ -615,7 +615,7 @@ void TestKeyChecks() {
 struct RingHost : BatchRing::Host {
   StateLayout layout{{Spec<int32_t>("x", {})}};
   BatchRing* ring = nullptr;
-  bool is_closed = false;
+  std::atomic<bool> is_closed{false};
   std::vector<uint64_t> republished;
   std::vector<std::shared_ptr<StateBatch>> kept;
   std::shared_ptr<StateBatch> Make(int rows) {
@@ -631,6 +631,39 @@ struct RingHost : BatchRing::Host {
   }
   StateBatch* DiscardBatch() override { return Make(1).get(); }
 };
+
+// A receiving thread whose batch (1) comes after the claimed row's (0):
+// its batch completes only after this claim, so the claim waits for slot 0
+// alone, which another thread publishes. Waiting for batch 1 first hung
+// (TestThreadedCallers, 4 receivers). If the claim is still waiting 2 s
+// after the publish, the host closes, which ends any wait, and the checks
+// fail.
+void TestRingClaimBeforeOwnBatch() {
+  RingHost host;
+  BatchRing ring(&host, /*batch_size=*/2, /*size=*/3);
+  host.ring = &ring;
+  std::vector<std::shared_ptr<StateBatch>> batches = {host.Make(2), host.Make(2), host.Make(2)};
+  ring.Publish(1, batches[1]);
+  ring.Publish(2, batches[2]);
+  BatchRing::Ticket& mine = BatchRing::Receiving();
+  mine = BatchRing::Ticket{&ring, 1, false};
+  std::atomic<bool> claimed{false};
+  std::thread publisher([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ring.Publish(0, batches[0]);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (!claimed.load() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (!claimed.load()) host.is_closed = true;
+  });
+  const BatchRing::Row r = ring.Claim();
+  claimed = true;
+  publisher.join();
+  CHECK(!host.is_closed.load());
+  CHECK(r.batch == batches[0].get() && r.row == 0);
+  CHECK(!mine.published && host.republished.empty());
+  mine = BatchRing::Ticket{};
+}
 
 void TestRingClaims() {
   RingHost host;
@@ -668,6 +701,7 @@ void TestRingClaims() {
   mine = BatchRing::Ticket{&other, 1, false};
   CHECK(ring.Claim().batch->capacity == 1 && !mine.published);
   mine = BatchRing::Ticket{};
+  TestRingClaimBeforeOwnBatch();
   std::puts("ring claims ok");
 }
 
