@@ -22,7 +22,8 @@
 // the pool is closed nobody receives or republishes: the row goes to a
 // discard batch.
 //
-// Single-threaded use exercises every branch (tests/core/cpp/test_core.cc).
+// TestRingClaims (tests/core/cpp/test_core.cc) exercises every branch: on
+// one thread, and with a second thread that publishes the awaited slot.
 #ifndef ENVPOOL_CORE_RING_H_
 #define ENVPOOL_CORE_RING_H_
 
