@@ -35,14 +35,10 @@ void CheckRange(const ArraySpec& spec, py::array a) {
   const bool native = order == '=' || order == '|' || order == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? '>' : '<');
   if (!(a.flags() & py::array::c_style) || !native) {
     // Widened to 64 bits of the same signedness, which keeps every value.
-    const py::dtype wide = a.dtype().kind() == 'i' ? py::dtype::of<int64_t>() : py::dtype::of<uint64_t>();
-    PyObject* raw = py::detail::npy_api::get().PyArray_FromAny_(a.ptr(), wide.inc_ref().ptr(), 0, 0,
-                                                                py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
-                                                                    py::detail::npy_api::NPY_ARRAY_ALIGNED_ |
-                                                                    py::detail::npy_api::NPY_ARRAY_ENSUREARRAY_,
-                                                                nullptr);
-    if (raw == nullptr) throw py::error_already_set();
-    a = py::reinterpret_steal<py::array>(raw);
+    if (a.dtype().kind() == 'i')
+      a = py::array_t<int64_t, py::array::c_style | py::array::forcecast>(a);
+    else
+      a = py::array_t<uint64_t, py::array::c_style | py::array::forcecast>(a);
   }
   const void* d = a.data();
   const auto count = static_cast<std::size_t>(a.size());

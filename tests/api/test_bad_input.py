@@ -317,6 +317,8 @@ def test_actions_of_another_dtype_or_layout_step_as_their_values(task: str, conv
     before = a.copy()
     envs[1].step(a)
     np.testing.assert_array_equal(a, before)
+    for env in envs:
+        env.close()
 
 
 def test_integer_actions_on_a_float_space_step_as_their_values() -> None:
@@ -327,6 +329,8 @@ def test_integer_actions_on_a_float_space_step_as_their_values() -> None:
         ref, got = envs[0].step(a.astype(np.float32)), envs[1].step(a)
         for x, y in zip(ref[:4], got[:4]):
             np.testing.assert_array_equal(x, y)
+    for env in envs:
+        env.close()
 
 
 def test_action_range_checked_on_a_strided_array() -> None:
@@ -337,3 +341,4 @@ def test_action_range_checked_on_a_strided_array() -> None:
     with pytest.raises(ValueError, match="out of range"):
         env.step(np.array([0, 7, 2**40, 7], ">i8")[::2])
     env.step(np.array([0, 7, 1, 7], np.int64)[::2])
+    env.close()

@@ -635,7 +635,7 @@ struct RingHost : BatchRing::Host {
 // A receiving thread whose batch (1) comes after the claimed row's (0):
 // its batch completes only after this claim, so the claim waits for slot 0
 // alone, which another thread publishes. Waiting for batch 1 first hung
-// (TestThreadedCallers, 4 receivers). If the claim is still waiting 2 s
+// (TestThreadedCallers, 4 receivers). If the claim is still waiting 10 s
 // after the publish, the host closes, which ends any wait, and the checks
 // fail.
 void TestRingClaimBeforeOwnBatch() {
@@ -651,7 +651,7 @@ void TestRingClaimBeforeOwnBatch() {
   std::thread publisher([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     ring.Publish(0, batches[0]);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (!claimed.load() && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     if (!claimed.load()) host.is_closed = true;
