@@ -131,6 +131,20 @@ def failing_env_fn() -> Any:
     raise OSError("cannot build this env")
 
 
+def env_dying_at_start(counter: str) -> FaultyEnv:
+    """A FaultyEnv; but while the file `counter` holds a positive number, the process
+    calling this takes one off and exits with code 7 instead (a worker that dies while
+    it starts)."""
+    if os.path.exists(counter):
+        with open(counter) as f:
+            n = int(f.read())
+        if n > 0:
+            with open(counter, "w") as f:
+                f.write(str(n - 1))
+            os._exit(7)
+    return FaultyEnv()
+
+
 _steps_in_this_process = 0
 
 

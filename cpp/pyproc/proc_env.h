@@ -406,6 +406,10 @@ class ProcEnv : public Env, public ResultSignal {
         Replaced(gen->load(std::memory_order_acquire));
         throw std::runtime_error(DeathMessage());
       }
+      // The worker's last replacement died while starting and was given up:
+      // no worker will take this request, nor start again.
+      if (U32(record_ + 16)->load() != 0)
+        throw std::runtime_error(Who() + ": its worker process could not be restarted");
       // The timeout counts from when the worker took the request up (not
       // while a new worker starts).
       if (step_timeout_ > 0 && U32(slot_ + 48)->load(std::memory_order_acquire) != want)

@@ -228,6 +228,14 @@ PyEnvSpec = _spec_class()
 _counter = itertools.count()
 
 
+# Starts of a replacement worker that dies while starting, before it is given up.
+START_ATTEMPTS = 3
+
+
+class _DiedStarting(RuntimeError):
+    """A worker process ended before it reported that its envs were made."""
+
+
 class Workers:
     """The shared-memory segment and the worker processes of one pool, and a thread
     that replaces a worker that dies."""
@@ -319,7 +327,7 @@ class Workers:
         except EOFError:
             p = self.procs[w]
             p.join()
-            raise RuntimeError(f"worker process {w} died while starting (exit code {p.exitcode})") from None
+            raise _DiedStarting(f"worker process {w} died while starting (exit code {p.exitcode})") from None
         finally:
             conn.close()
         if status != "ok":
@@ -354,25 +362,38 @@ class Workers:
 
     def replace(self, w: int) -> None:
         """Worker w died: record how, bump its generation (its envs' next step reports
-        the death), wake its waiting envs, start a new one."""
+        the death), wake its waiting envs, start a new one.
+
+        A new worker that dies while starting is replaced in turn, up to
+        START_ATTEMPTS starts; after that, or when its env_fn raises, the worker is
+        given up (its envs' calls raise): restarting it on every death spawned
+        processes without end (a few a second, each importing the env's modules)."""
         from envpool import _envpool
 
+        rec = self._rec(w)
+        for _ in range(START_ATTEMPTS):
+            p = self.procs[w]
+            p.join()
+            rec[3] = np.uint32(p.exitcode & 0xFFFFFFFF)
+            gen = int(rec[1]) + 1
+            rec[1] = gen
+            for i in self.blocks[w]:
+                _envpool._futex_wake(self.addr + self.layout.slots_off + self.layout.slot_bytes * i + 4)
+            _envpool._epoch_wake(self.addr + 16)  # threads that pick finished envs see the death
+            if self.closed:
+                return
+            try:
+                self._handshake(w, self._start(w, gen))
+                return
+            except _DiedStarting:
+                continue
+            except Exception:  # noqa: BLE001 - its envs raise instead
+                break
         p = self.procs[w]
         p.join()
-        rec = self._rec(w)
-        rec[3] = np.uint32(p.exitcode & 0xFFFFFFFF)
-        gen = int(rec[1]) + 1
-        rec[1] = gen
-        for i in self.blocks[w]:
-            _envpool._futex_wake(self.addr + self.layout.slots_off + self.layout.slot_bytes * i + 4)
-        _envpool._epoch_wake(self.addr + 16)  # threads that pick finished envs see the death
-        if self.closed:
-            return
-        try:
-            self._handshake(w, self._start(w, gen))
-        except Exception:  # noqa: BLE001 - its envs raise instead
-            rec[4] = 1
-            _envpool._epoch_wake(self.addr + 16)
+        self.procs[w] = None  # no longer watched
+        rec[4] = 1
+        _envpool._epoch_wake(self.addr + 16)
 
     def failure(self, env_id: int) -> Any:
         """The env's exception (and its traceback text) if its last call raised one in

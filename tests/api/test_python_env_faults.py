@@ -4,6 +4,7 @@ process and no /dev/shm segment behind."""
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import subprocess
@@ -124,6 +125,58 @@ def test_dead_worker_idle_envs_report_on_their_next_step() -> None:
     obs, *_ = pool.step(np.zeros(4, np.int32))
     assert obs[:, 0].tolist() == [0.0, 0.0, 2.0, 1.0]
     pool.close()
+
+
+def step_until_settled(pool: object) -> object:
+    """Steps all envs until the call succeeds (its result) or says a worker could not be
+    restarted (that error), while a replacement worker starts."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            return pool.step(np.zeros(4, np.int32))
+        except RuntimeError as e:
+            if "could not be restarted" in str(e):
+                return e
+        assert time.monotonic() < deadline, "no replacement worker started, and none was given up"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("deaths", [2, 3])
+def test_replacement_dying_while_starting(tmp_path: Path, deaths: int) -> None:
+    # Worker 0's replacements die while starting `deaths` times: two are started again
+    # and the third start serves; after three failed starts the worker is given up,
+    # for good (no process is started again), and the other worker's envs keep running.
+    counter = tmp_path / "deaths"
+    pool = envpool.make(
+        functools.partial(_py_envs.env_dying_at_start, str(counter)),
+        env_type="gymnasium",
+        num_envs=4,
+        num_workers=2,
+    )
+    pool.reset()
+    pids = pool._pool.worker_pids
+    counter.write_text(str(deaths))
+    with pytest.raises(RuntimeError, match="signal 9"):
+        pool.step(np.array([5, 0, 0, 0], np.int32))
+    out = step_until_settled(pool)
+    assert counter.read_text() == "0"
+    if deaths == 2:
+        obs = out[0]  # envs 0 and 1 re-created and reset; 2 and 3 stepped by each call
+        assert obs[:2, 0].tolist() == [0.0, 0.0] and obs[2, 0] == obs[3, 0] >= 3.0
+        new = pool._pool.worker_pids
+        assert len(new) == 2 and new[1] == pids[1] and new[0] not in pids
+    else:
+        assert out.failed_env_ids.tolist() == [0, 1]
+        assert "env 0: its worker process could not be restarted" in str(out)
+        steps = out.result[0][2, 0]
+        assert out.result[0][3, 0] == steps >= 3.0
+        time.sleep(1.0)
+        assert pool._pool.worker_pids == [pids[1]]
+        with pytest.raises(RuntimeError, match="could not be restarted") as err:
+            pool.step(np.zeros(4, np.int32))
+        assert err.value.failed_env_ids.tolist() == [0, 1] and err.value.result[0][2:, 0].tolist() == [steps + 1] * 2
+    pool.close()
+    assert wait_gone(pids) and not segments()
 
 
 def test_bad_env_fn_fails_make() -> None:
