@@ -114,6 +114,16 @@ class FaultyEnv(gymnasium.Env):
         return np.array([float(self.t), float(os.getpid()), self.draw]), 1.0, False, False, {}
 
 
+class RenderingFaultyEnv(FaultyEnv):
+    """A FaultyEnv that renders (rgb_array): a 4x4 frame filled with its step count."""
+
+    metadata = {"render_modes": ["rgb_array"]}
+    render_mode = "rgb_array"
+
+    def render(self) -> np.ndarray:
+        return np.full((4, 4, 3), self.t, np.uint8)
+
+
 class EnvBoom(Exception):
     """A custom exception type (picklable, two arguments)."""
 

@@ -238,7 +238,7 @@ class ProcEnv : public Env, public ResultSignal {
   void Prepare(const ActionRow* action, const uint64_t* seed) override {
     if (posted_ != 0) return;
     const uint32_t g = U32(record_ + 4)->load(std::memory_order_acquire);
-    if (g != gen_ || U32(record_ + 16)->load() != 0) return;
+    if (g != gen_ || U32(record_ + 16)->load() != 0 || (unreset_ && action != nullptr)) return;
     if (action != nullptr) {
       CopyActions(*action);
       Post(kCmdStep, g);
@@ -293,8 +293,10 @@ class ProcEnv : public Env, public ResultSignal {
 
   std::string Who() const { return "env " + std::to_string(env_id_); }
 
-  // How the worker's previous process ended, in words.
-  std::string DeathMessage() const {
+  // How the worker's previous process ended, in words. `unreset`: this
+  // env's call comes after it was first told of the death, with no reset
+  // since (e.g. that was a render).
+  std::string DeathMessage(bool unreset = false) const {
     const int32_t pid = static_cast<int32_t>(U32(record_)->load());
     const int32_t status = static_cast<int32_t>(U32(record_ + 12)->load());
     std::string how;
@@ -305,6 +307,9 @@ class ProcEnv : public Env, public ResultSignal {
       how = "exited with code " + std::to_string(status);
     }
     (void)pid;
+    if (unreset)
+      return Who() + ": its worker process " + std::to_string(worker_) + " died (" + how +
+             ") and this env was not reset since; it is reset on its next step";
     return Who() + ": its worker process " + std::to_string(worker_) + " died (" + how +
            "); its envs are re-created and reset on their next step";
   }
@@ -316,6 +321,7 @@ class ProcEnv : public Env, public ResultSignal {
   void Replaced(uint32_t g) {
     gen_ = g;
     has_seed_ = true;
+    unreset_ = true;
   }
 
   void CopyActions(const ActionRow& action) {
@@ -343,6 +349,11 @@ class ProcEnv : public Env, public ResultSignal {
       Replaced(g);
       if (cmd != kCmdReset) throw std::runtime_error(DeathMessage());
     }
+    // The new worker's env has not been reset: a step there would step an
+    // env that gymnasium refuses to step (or garbage). The engine resets an
+    // env after a failed step, not after a failed render, so a step after
+    // the render that was told of the death still fails, once.
+    if (unreset_ && cmd != kCmdReset) throw std::runtime_error(DeathMessage(/*unreset=*/true));
     if (U32(record_ + 16)->load() != 0) throw std::runtime_error(Who() + ": its worker process could not be restarted");
     Post(cmd, g);
     posted_ = 0;
@@ -354,7 +365,10 @@ class ProcEnv : public Env, public ResultSignal {
     U32(slot_ + 12)->store(g, std::memory_order_relaxed);
     std::memcpy(slot_ + 16, &seed_, sizeof(seed_));
     U32(slot_ + 24)->store(cmd == kCmdReset && has_seed_ ? 1 : 0, std::memory_order_relaxed);
-    if (cmd == kCmdReset) has_seed_ = false;
+    if (cmd == kCmdReset) {
+      has_seed_ = false;
+      unreset_ = false;
+    }
     // The arrival number: the worker serves its pending requests in order.
     U32(slot_ + 56)->store(U32(record_ + 20)->fetch_add(1, std::memory_order_relaxed), std::memory_order_relaxed);
     std::atomic<uint32_t>* req = U32(slot_);
@@ -495,7 +509,8 @@ class ProcEnv : public Env, public ResultSignal {
   uint32_t gen_ = 0;
   uint64_t seed_ = 0;
   bool has_seed_ = false;
-  uint32_t posted_ = 0;  // the command Prepare posted, 0 if none
+  bool unreset_ = false;  // re-created in a new worker and not reset there yet
+  uint32_t posted_ = 0;   // the command Prepare posted, 0 if none
   uint32_t want_ = 0, posted_gen_ = 0;
   std::chrono::nanoseconds yield_for_;
   bool short_waits_ = true;  // this env's last wait took under yield_for_

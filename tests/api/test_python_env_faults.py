@@ -127,6 +127,29 @@ def test_dead_worker_idle_envs_report_on_their_next_step() -> None:
     pool.close()
 
 
+def test_an_env_told_of_its_workers_death_by_a_render_is_not_stepped_unreset() -> None:
+    pool = envpool.make(
+        _py_envs.RenderingFaultyEnv, env_type="gymnasium", num_envs=4, num_workers=2, render_mode="rgb_array"
+    )
+    pool.reset()
+    pool.step(np.zeros(4, np.int32))
+    with pytest.raises(RuntimeError, match="signal 9"):  # env 1 kills worker 0 (envs 0 and 1)
+        pool.step(np.array([5], np.int32), env_id=np.array([1]))
+    time.sleep(0.5)
+    with pytest.raises(RuntimeError, match="env 0: its worker process 0 died"):
+        pool.render(env_ids=[0])
+    # Env 0's new worker holds a re-created env that was never reset: stepping it
+    # would raise gymnasium's ResetNeeded there. The step says why, and the next
+    # one resets it.
+    with pytest.raises(RuntimeError, match="env 0: its worker process 0 died .*not reset since") as err:
+        pool.step(np.zeros(2, np.int32), env_id=np.array([0, 2]))
+    assert err.value.failed_env_ids.tolist() == [0]
+    obs, *_ = pool.step(np.zeros(4, np.int32))
+    assert obs[:, 0].tolist() == [0.0, 0.0, 3.0, 2.0]
+    assert pool.render(env_ids=[0, 2])[:, 0, 0, 0].tolist() == [0, 3]
+    pool.close()
+
+
 def step_until_settled(pool: object) -> object:
     """Steps all envs until the call succeeds (its result) or says a worker could not be
     restarted (that error), while a replacement worker starts."""
