@@ -293,10 +293,11 @@ class ProcEnv : public Env, public ResultSignal {
 
   std::string Who() const { return "env " + std::to_string(env_id_); }
 
-  // How the worker's previous process ended, in words. `unreset`: this
-  // env's call comes after it was first told of the death, with no reset
-  // since (e.g. that was a render).
-  std::string DeathMessage(bool unreset = false) const {
+  // How the worker's previous process ended, in words, and what comes next
+  // for this env: the engine resets an env after a failed step or reset,
+  // not after a failed render. `cmd`: the call that fails; `unreset`: one
+  // after the call that was first told of the death, with no reset since.
+  std::string DeathMessage(uint32_t cmd, bool unreset = false) const {
     const int32_t pid = static_cast<int32_t>(U32(record_)->load());
     const int32_t status = static_cast<int32_t>(U32(record_ + 12)->load());
     std::string how;
@@ -307,11 +308,10 @@ class ProcEnv : public Env, public ResultSignal {
       how = "exited with code " + std::to_string(status);
     }
     (void)pid;
-    if (unreset)
-      return Who() + ": its worker process " + std::to_string(worker_) + " died (" + how +
-             ") and this env was not reset since; it is reset on its next step";
-    return Who() + ": its worker process " + std::to_string(worker_) + " died (" + how +
-           "); its envs are re-created and reset on their next step";
+    const std::string died = Who() + ": its worker process " + std::to_string(worker_) + " died (" + how + ")";
+    if (cmd == kCmdRender) return died + "; this env's next step raises this too, and the step after resets it";
+    if (unreset) return died + " and this env was not reset since; it is reset on its next step";
+    return died + "; its envs are re-created and reset on their next step";
   }
 
   // The env is re-created in the worker of generation g: its first reset
@@ -347,13 +347,13 @@ class ProcEnv : public Env, public ResultSignal {
       // The worker was replaced since this env last ran: the env it held
       // is gone. A reset simply starts on the new one.
       Replaced(g);
-      if (cmd != kCmdReset) throw std::runtime_error(DeathMessage());
+      if (cmd != kCmdReset) throw std::runtime_error(DeathMessage(cmd));
     }
     // The new worker's env has not been reset: a step there would step an
     // env that gymnasium refuses to step (or garbage). The engine resets an
     // env after a failed step, not after a failed render, so a step after
     // the render that was told of the death still fails, once.
-    if (unreset_ && cmd != kCmdReset) throw std::runtime_error(DeathMessage(/*unreset=*/true));
+    if (unreset_ && cmd != kCmdReset) throw std::runtime_error(DeathMessage(cmd, /*unreset=*/true));
     if (U32(record_ + 16)->load() != 0) throw std::runtime_error(Who() + ": its worker process could not be restarted");
     Post(cmd, g);
     posted_ = 0;
@@ -361,6 +361,7 @@ class ProcEnv : public Env, public ResultSignal {
   }
 
   void Post(uint32_t cmd, uint32_t g) {
+    posted_cmd_ = cmd;
     U32(slot_ + 8)->store(cmd, std::memory_order_relaxed);
     U32(slot_ + 12)->store(g, std::memory_order_relaxed);
     std::memcpy(slot_ + 16, &seed_, sizeof(seed_));
@@ -418,7 +419,7 @@ class ProcEnv : public Env, public ResultSignal {
         throw std::runtime_error(Who() + ": the pool was closed while its worker process was stepping it");
       if (gen->load(std::memory_order_acquire) != g) {
         Replaced(gen->load(std::memory_order_acquire));
-        throw std::runtime_error(DeathMessage());
+        throw std::runtime_error(DeathMessage(posted_cmd_));
       }
       // The worker's last replacement died while starting and was given up:
       // no worker will take this request, nor start again.
@@ -511,7 +512,7 @@ class ProcEnv : public Env, public ResultSignal {
   bool has_seed_ = false;
   bool unreset_ = false;  // re-created in a new worker and not reset there yet
   uint32_t posted_ = 0;   // the command Prepare posted, 0 if none
-  uint32_t want_ = 0, posted_gen_ = 0;
+  uint32_t want_ = 0, posted_gen_ = 0, posted_cmd_ = 0;
   std::chrono::nanoseconds yield_for_;
   bool short_waits_ = true;  // this env's last wait took under yield_for_
   // When Finished() first saw the posted request taken up (step_timeout).
