@@ -141,16 +141,18 @@ def failing_env_fn() -> Any:
     raise OSError("cannot build this env")
 
 
-def env_dying_at_start(counter: str) -> FaultyEnv:
+def env_dying_at_start(counter: str, how: str = "exit") -> FaultyEnv:
     """A FaultyEnv; but while the file `counter` holds a positive number, the process
     calling this takes one off and exits with code 7 instead (a worker that dies while
-    it starts)."""
+    it starts), or with how="raise" raises OSError."""
     if os.path.exists(counter):
         with open(counter) as f:
             n = int(f.read())
         if n > 0:
             with open(counter, "w") as f:
                 f.write(str(n - 1))
+            if how == "raise":
+                raise OSError("env_fn refuses")
             os._exit(7)
     return FaultyEnv()
 

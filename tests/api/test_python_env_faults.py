@@ -150,6 +150,9 @@ def test_an_env_told_of_its_workers_death_by_a_render_is_not_stepped_unreset() -
     pool.close()
 
 
+START_ATTEMPTS = 3  # envpool.python_env.START_ATTEMPTS
+
+
 def step_until_settled(pool: object) -> object:
     """Steps all envs until the call succeeds (its result) or says a worker could not be
     restarted (that error), while a replacement worker starts."""
@@ -164,14 +167,15 @@ def step_until_settled(pool: object) -> object:
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("deaths", [2, 3])
-def test_replacement_dying_while_starting(tmp_path: Path, deaths: int) -> None:
+@pytest.mark.parametrize(("deaths", "how"), [(2, "exit"), (3, "exit"), (1, "raise")])
+def test_replacement_dying_while_starting(tmp_path: Path, deaths: int, how: str) -> None:
     # Worker 0's replacements die while starting `deaths` times: two are started again
-    # and the third start serves; after three failed starts the worker is given up,
-    # for good (no process is started again), and the other worker's envs keep running.
+    # and the third start serves; after three failed starts, or one whose env_fn
+    # raises, the worker is given up, for good (no process is started again, though
+    # the next start would serve), and the other worker's envs keep running.
     counter = tmp_path / "deaths"
     pool = envpool.make(
-        functools.partial(_py_envs.env_dying_at_start, str(counter)),
+        functools.partial(_py_envs.env_dying_at_start, str(counter), how),
         env_type="gymnasium",
         num_envs=4,
         num_workers=2,
@@ -183,16 +187,16 @@ def test_replacement_dying_while_starting(tmp_path: Path, deaths: int) -> None:
         pool.step(np.array([5, 0, 0, 0], np.int32))
     out = step_until_settled(pool)
     assert counter.read_text() == "0"
-    if deaths == 2:
+    if deaths < START_ATTEMPTS and how == "exit":
         obs = out[0]  # envs 0 and 1 re-created and reset; 2 and 3 stepped by each call
-        assert obs[:2, 0].tolist() == [0.0, 0.0] and obs[2, 0] == obs[3, 0] >= 3.0
+        assert obs[:2, 0].tolist() == [0.0, 0.0] and obs[2, 0] == obs[3, 0] >= 2.0
         new = pool._pool.worker_pids
         assert len(new) == 2 and new[1] == pids[1] and new[0] not in pids
     else:
         assert out.failed_env_ids.tolist() == [0, 1]
         assert "env 0: its worker process could not be restarted" in str(out)
         steps = out.result[0][2, 0]
-        assert out.result[0][3, 0] == steps >= 3.0
+        assert out.result[0][3, 0] == steps >= 2.0
         time.sleep(1.0)
         assert pool._pool.worker_pids == [pids[1]]
         with pytest.raises(RuntimeError, match="could not be restarted") as err:
