@@ -238,7 +238,7 @@ class ProcEnv : public Env, public ResultSignal {
   void Prepare(const ActionRow* action, const uint64_t* seed) override {
     if (posted_ != 0) return;
     const uint32_t g = U32(record_ + 4)->load(std::memory_order_acquire);
-    if (g != gen_ || U32(record_ + 16)->load() != 0 || (unreset_ && action != nullptr)) return;
+    if (g != gen_ || GivenUp() || (unreset_ && action != nullptr)) return;
     if (action != nullptr) {
       CopyActions(*action);
       Post(kCmdStep, g);
@@ -254,8 +254,7 @@ class ProcEnv : public Env, public ResultSignal {
   bool Finished() override {
     if (posted_ == 0) return true;  // not started: the Step/Reset calls and waits
     if (U32(slot_ + 4)->load(std::memory_order_acquire) == want_) return true;
-    if (U32(base_ + 4)->load() != 0 || U32(record_ + 4)->load(std::memory_order_acquire) != posted_gen_ ||
-        U32(record_ + 16)->load() != 0)
+    if (U32(base_ + 4)->load() != 0 || U32(record_ + 4)->load(std::memory_order_acquire) != posted_gen_ || GivenUp())
       return true;
     if (step_timeout_ <= 0 || U32(slot_ + 48)->load(std::memory_order_acquire) != want_) return false;
     const auto now = std::chrono::steady_clock::now();
@@ -292,6 +291,11 @@ class ProcEnv : public Env, public ResultSignal {
   static std::atomic<uint32_t>* U32(char* p) { return reinterpret_cast<std::atomic<uint32_t>*>(p); }
 
   std::string Who() const { return "env " + std::to_string(env_id_); }
+
+  // The owner gave up restarting this env's worker (see the record's
+  // `broken`): no worker will serve it again.
+  bool GivenUp() const { return U32(record_ + 16)->load() != 0; }
+  std::string GivenUpMessage() const { return Who() + ": its worker process could not be restarted"; }
 
   // How the worker's previous process ended, in words, and what comes next
   // for this env: the engine resets an env after a failed step or reset,
@@ -336,7 +340,7 @@ class ProcEnv : public Env, public ResultSignal {
     if (posted_ == 0) return false;
     const uint32_t was = posted_;
     posted_ = 0;
-    Wait();
+    Wait(was);
     if (was == cmd) return true;
     return false;
   }
@@ -349,19 +353,18 @@ class ProcEnv : public Env, public ResultSignal {
       Replaced(g);
       if (cmd != kCmdReset) throw std::runtime_error(DeathMessage(cmd));
     }
+    if (GivenUp()) throw std::runtime_error(GivenUpMessage());
     // The new worker's env has not been reset: a step there would step an
     // env that gymnasium refuses to step (or garbage). The engine resets an
     // env after a failed step, not after a failed render, so a step after
     // the render that was told of the death still fails, once.
     if (unreset_ && cmd != kCmdReset) throw std::runtime_error(DeathMessage(cmd, /*unreset=*/true));
-    if (U32(record_ + 16)->load() != 0) throw std::runtime_error(Who() + ": its worker process could not be restarted");
     Post(cmd, g);
     posted_ = 0;
-    Wait();
+    Wait(cmd);
   }
 
   void Post(uint32_t cmd, uint32_t g) {
-    posted_cmd_ = cmd;
     U32(slot_ + 8)->store(cmd, std::memory_order_relaxed);
     U32(slot_ + 12)->store(g, std::memory_order_relaxed);
     std::memcpy(slot_ + 16, &seed_, sizeof(seed_));
@@ -388,7 +391,8 @@ class ProcEnv : public Env, public ResultSignal {
 
   // Waits for the posted request, noticing a closing pool, a dead worker
   // and the step timeout (the segment's owner wakes us on the first two).
-  void Wait() {
+  // Waits for the posted request (of command cmd) to be done.
+  void Wait(uint32_t cmd) {
     const uint32_t want = want_, g = posted_gen_;
     std::atomic<uint32_t>* gen = U32(record_ + 4);
     std::atomic<uint32_t>* done = U32(slot_ + 4);
@@ -419,12 +423,11 @@ class ProcEnv : public Env, public ResultSignal {
         throw std::runtime_error(Who() + ": the pool was closed while its worker process was stepping it");
       if (gen->load(std::memory_order_acquire) != g) {
         Replaced(gen->load(std::memory_order_acquire));
-        throw std::runtime_error(DeathMessage(posted_cmd_));
+        throw std::runtime_error(DeathMessage(cmd));
       }
       // The worker's last replacement died while starting and was given up:
       // no worker will take this request, nor start again.
-      if (U32(record_ + 16)->load() != 0)
-        throw std::runtime_error(Who() + ": its worker process could not be restarted");
+      if (GivenUp()) throw std::runtime_error(GivenUpMessage());
       // The timeout counts from when the worker took the request up (not
       // while a new worker starts).
       if (step_timeout_ > 0 && U32(slot_ + 48)->load(std::memory_order_acquire) != want)
@@ -512,7 +515,7 @@ class ProcEnv : public Env, public ResultSignal {
   bool has_seed_ = false;
   bool unreset_ = false;  // re-created in a new worker and not reset there yet
   uint32_t posted_ = 0;   // the command Prepare posted, 0 if none
-  uint32_t want_ = 0, posted_gen_ = 0, posted_cmd_ = 0;
+  uint32_t want_ = 0, posted_gen_ = 0;
   std::chrono::nanoseconds yield_for_;
   bool short_waits_ = true;  // this env's last wait took under yield_for_
   // When Finished() first saw the posted request taken up (step_timeout).

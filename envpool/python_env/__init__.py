@@ -315,8 +315,13 @@ class Workers:
             daemon=True,
             name=f"envpool-worker-{w}",
         )
-        p.start()
-        child.close()
+        try:
+            p.start()
+        except BaseException:
+            parent.close()  # a replacement that cannot start leaves no pipe open
+            raise
+        finally:
+            child.close()
         self.procs[w] = p
         self._rec(w)[0] = p.pid
         return parent
