@@ -124,6 +124,15 @@ class RenderingFaultyEnv(FaultyEnv):
         return np.full((4, 4, 3), self.t, np.uint8)
 
 
+class RenderRaisingEnv(RenderingFaultyEnv):
+    """A RenderingFaultyEnv whose render raises a KeyError after its first step."""
+
+    def render(self) -> np.ndarray:
+        if self.t == 1:
+            raise KeyError("render failed")
+        return super().render()
+
+
 class EnvBoom(Exception):
     """A custom exception type (picklable, two arguments)."""
 

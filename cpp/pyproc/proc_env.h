@@ -351,17 +351,28 @@ class ProcEnv : public Env, public ResultSignal {
       // The worker was replaced since this env last ran: the env it held
       // is gone. A reset simply starts on the new one.
       Replaced(g);
-      if (cmd != kCmdReset) throw std::runtime_error(DeathMessage(cmd));
+      if (cmd != kCmdReset) FailUnposted(DeathMessage(cmd));
     }
-    if (GivenUp()) throw std::runtime_error(GivenUpMessage());
+    if (GivenUp()) FailUnposted(GivenUpMessage());
     // The new worker's env has not been reset: a step there would step an
     // env that gymnasium refuses to step (or garbage). The engine resets an
     // env after a failed step, not after a failed render, so a step after
     // the render that was told of the death still fails, once.
-    if (unreset_ && cmd != kCmdReset) throw std::runtime_error(DeathMessage(cmd, /*unreset=*/true));
+    if (unreset_ && cmd != kCmdReset) FailUnposted(DeathMessage(cmd, /*unreset=*/true));
     Post(cmd, g);
     posted_ = 0;
     Wait(cmd);
+  }
+
+  // A call that fails here, before its request is posted: the slot still
+  // holds the previous request's answer, which may be an error the env
+  // raised (a failed render's, say), and the pool's Python side raises an
+  // answered error as the call's own (its type and traceback), so the
+  // answer is marked as answering no request. No worker reads the slot
+  // meanwhile: its request is done.
+  [[noreturn]] void FailUnposted(const std::string& message) {
+    U32(slot_ + 44)->store(U32(slot_ + 4)->load(std::memory_order_acquire) + 1, std::memory_order_release);
+    throw std::runtime_error(message);
   }
 
   void Post(uint32_t cmd, uint32_t g) {

@@ -254,6 +254,8 @@ class Workers:
         self.fd = _posixshmem.shm_open(self.name, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
         self.linked = True
         self.procs: list[Any] = [None] * self.num_workers
+        # Why each given-up worker's last start failed (see replace), by worker.
+        self.given_up: dict[int, str] = {}
         self._stop_r, self._stop_w = os.pipe()
         self._thread: threading.Thread | None = None
         try:
@@ -376,6 +378,7 @@ class Workers:
         from envpool import _envpool
 
         rec = self._rec(w)
+        why = ""
         for _ in range(START_ATTEMPTS):
             p = self.procs[w]
             p.join()
@@ -390,15 +393,25 @@ class Workers:
             try:
                 self._handshake(w, self._start(w, gen))
                 return
-            except _DiedStarting:
+            except _DiedStarting as e:
+                why = str(e)
                 continue
-            except Exception:  # noqa: BLE001 - its envs raise instead
+            except Exception as e:  # noqa: BLE001 - its envs raise instead, saying this
+                why = str(e)
                 break
         p = self.procs[w]
         p.join()
         self.procs[w] = None  # no longer watched
+        self.given_up[w] = why  # before the flag: a call that sees the flag finds it
         rec[4] = 1
         _envpool._epoch_wake(self.addr + 16)
+
+    def given_up_why(self, env_id: int) -> str | None:
+        """Why the env's worker was given up (its last start's failure), or None."""
+        for w, ids in enumerate(self.blocks):
+            if env_id in ids:
+                return self.given_up.get(w)
+        return None
 
     def failure(self, env_id: int) -> Any:
         """The env's exception (and its traceback text) if its last call raised one in
@@ -513,6 +526,10 @@ class ProcPool:
     def _convert(self, e: Exception) -> Exception:
         failed = getattr(e, "failed_env_ids", None)
         if failed is None or not len(failed):
+            return e
+        why = self._workers.given_up_why(int(failed[0]))
+        if why is not None:
+            e.add_note(f"its last start failed: {why}")
             return e
         got = self._workers.failure(int(failed[0]))
         if got is None:

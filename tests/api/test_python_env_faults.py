@@ -150,6 +150,26 @@ def test_an_env_told_of_its_workers_death_by_a_render_is_not_stepped_unreset() -
     pool.close()
 
 
+def test_a_workers_death_is_not_taken_for_an_earlier_error_of_the_env() -> None:
+    pool = envpool.make(
+        _py_envs.RenderRaisingEnv, env_type="gymnasium", num_envs=4, num_workers=2, render_mode="rgb_array"
+    )
+    pool.reset()
+    pool.step(np.zeros(4, np.int32))
+    with pytest.raises(KeyError, match="render failed"):  # raised in env 0's worker: its type
+        pool.render(env_ids=[0])
+    with pytest.raises(RuntimeError, match="signal 9"):  # env 1 kills worker 0 (envs 0 and 1)
+        pool.step(np.array([5], np.int32), env_id=np.array([1]))
+    # Env 0's next step fails in the engine, before reaching a worker; the render's
+    # KeyError, still in env 0's slot, is not this step's error.
+    with pytest.raises(RuntimeError, match="env 0: its worker process 0 died") as err:
+        pool.step(np.zeros(1, np.int32), env_id=np.array([0]))
+    assert err.value.failed_env_ids.tolist() == [0]
+    obs, *_ = pool.step(np.zeros(4, np.int32))
+    assert obs[:, 0].tolist() == [0.0, 0.0, 2.0, 2.0]
+    pool.close()
+
+
 START_ATTEMPTS = 3  # envpool.python_env.START_ATTEMPTS
 
 
@@ -202,6 +222,10 @@ def test_replacement_dying_while_starting(tmp_path: Path, deaths: int, how: str)
         with pytest.raises(RuntimeError, match="could not be restarted") as err:
             pool.step(np.zeros(4, np.int32))
         assert err.value.failed_env_ids.tolist() == [0, 1] and err.value.result[0][2:, 0].tolist() == [steps + 1] * 2
+        # The errors carry why the last start failed, as a note.
+        why = "env_fn failed in worker process 0: " if how == "raise" else "worker process 0 died while starting"
+        for e in (out, err.value):
+            assert any(n.startswith(f"its last start failed: {why}") for n in getattr(e, "__notes__", [])), e
     pool.close()
     assert wait_gone(pids) and not segments()
 
