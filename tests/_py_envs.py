@@ -166,6 +166,13 @@ def env_dying_at_start(counter: str, how: str = "exit") -> FaultyEnv:
     return FaultyEnv()
 
 
+def env_slow_at_start(marker: str) -> FaultyEnv:
+    """A FaultyEnv; but while the file `marker` exists, made after a minute's sleep."""
+    if os.path.exists(marker):
+        time.sleep(60)
+    return FaultyEnv()
+
+
 _steps_in_this_process = 0
 
 

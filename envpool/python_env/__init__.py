@@ -236,6 +236,10 @@ class _DiedStarting(RuntimeError):
     """A worker process ended before it reported that its envs were made."""
 
 
+class _ClosedStarting(RuntimeError):
+    """The pool was closed while a worker process was making its envs."""
+
+
 class Workers:
     """The shared-memory segment and the worker processes of one pool, and a thread
     that replaces a worker that dies."""
@@ -330,6 +334,9 @@ class Workers:
 
     def _handshake(self, w: int, conn: Any) -> None:
         try:
+            # close() does not wait for a replacement's env_fn (which may take long).
+            if conn not in multiprocessing.connection.wait([conn, self._stop_r]):
+                raise _ClosedStarting(f"the pool was closed while worker process {w} started")
             status, msg, tb = conn.recv()
         except EOFError:
             p = self.procs[w]
@@ -392,6 +399,9 @@ class Workers:
                 return
             try:
                 self._handshake(w, self._start(w, gen))
+                return
+            except _ClosedStarting:
+                self.procs[w].kill()  # close() joins it
                 return
             except _DiedStarting as e:
                 why = str(e)

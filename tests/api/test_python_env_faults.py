@@ -230,6 +230,27 @@ def test_replacement_dying_while_starting(tmp_path: Path, deaths: int, how: str)
     assert wait_gone(pids) and not segments()
 
 
+def test_close_does_not_wait_for_a_replacement_still_starting(tmp_path: Path) -> None:
+    marker = tmp_path / "slow"
+    pool = envpool.make(
+        functools.partial(_py_envs.env_slow_at_start, str(marker)), env_type="gymnasium", num_envs=2, num_workers=1
+    )
+    pool.reset()
+    pids = pool._pool.worker_pids
+    marker.touch()
+    with pytest.raises(RuntimeError, match="signal 9"):
+        pool.step(np.array([5, 0], np.int32))
+    deadline = time.monotonic() + 10
+    while pool._pool.worker_pids == pids:  # the replacement is in its env_fn's minute
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    starting = pool._pool.worker_pids
+    start = time.monotonic()
+    pool.close()
+    assert time.monotonic() - start < 2.0  # it waited 5 s for the monitor, then killed it
+    assert wait_gone(pids + starting) and not segments()
+
+
 def test_bad_env_fn_fails_make() -> None:
     with pytest.raises(OSError, match="cannot build this env"):
         envpool.make(_py_envs.failing_env_fn, env_type="gymnasium", num_envs=2)
