@@ -277,10 +277,7 @@ class Workers:
 
             self.addr = ctypes.addressof(ctypes.c_char.from_buffer(self.mm))
             self.words[0:4] = (sp.MAGIC, 0, self.num_envs, self.num_workers)
-            self.blocks = [
-                [i for i in range(self.num_envs) if i * self.num_workers // self.num_envs == w]
-                for w in range(self.num_workers)
-            ]
+            self.blocks = [[i for i in range(self.num_envs) if self.worker_of(i) == w] for w in range(self.num_workers)]
             conns = []
             for w in range(self.num_workers):
                 self._rec(w)[1] = 1  # gen
@@ -416,12 +413,13 @@ class Workers:
         rec[4] = 1
         _envpool._epoch_wake(self.addr + 16)
 
+    def worker_of(self, env_id: int) -> int:
+        """The worker that holds env_id (contiguous blocks of envs)."""
+        return env_id * self.num_workers // self.num_envs
+
     def given_up_why(self, env_id: int) -> str | None:
         """Why the env's worker was given up (its last start's failure), or None."""
-        for w, ids in enumerate(self.blocks):
-            if env_id in ids:
-                return self.given_up.get(w)
-        return None
+        return self.given_up.get(self.worker_of(env_id))
 
     def failure(self, env_id: int) -> Any:
         """The env's exception (and its traceback text) if its last call raised one in
