@@ -147,7 +147,7 @@ class PoolEnvs {
       s.env->Render(frame);
     } catch (...) {
       std::memset(frame, 0, batch->layout.row_bytes[kRenderFrame]);
-      batch->AddFailure(task.env_id, std::current_exception());
+      batch->AddFailure(task.env_id, task.row, std::current_exception());
     }
     *reinterpret_cast<int32_t*>(batch->Row(kRenderEnvId, task.row)) = task.env_id;
   }
@@ -234,7 +234,7 @@ class PoolEnvs {
     c.elapsed[row] = SaturatedInt32(s.elapsed);
     if (autoreset_ == AutoresetMode::kSameStep && (error || !(r.terminated || r.truncated))) ClearFinal(batch, row);
     if (c.task != nullptr) c.task[row] = s.task;
-    if (error) batch->AddFailure(task.env_id, std::move(o->error));
+    if (error) batch->AddFailure(task.env_id, row, std::move(o->error));
   }
 
  private:

@@ -109,14 +109,17 @@ struct StateBatch {
   int capacity;
   Countdown done;
   // Envs that threw while producing a row of this batch, with what they
-  // threw (rethrown by the binding with its type). Rare, so a mutex.
+  // threw (rethrown by the binding with its type). Rare, so a mutex. Added
+  // in the order the envs failed, on any thread; read in row order
+  // (ThrowIfFailed).
   struct Failure {
     int env_id;
+    int row;
     std::exception_ptr error;
   };
-  void AddFailure(int env_id, std::exception_ptr error) {
+  void AddFailure(int env_id, int row, std::exception_ptr error) {
     std::lock_guard<std::mutex> lock(failure_mu);
-    failures.push_back({env_id, std::move(error)});
+    failures.push_back({env_id, row, std::move(error)});
     failed.store(true, std::memory_order_release);
   }
   std::atomic<bool> failed{false};

@@ -289,6 +289,51 @@ def test_a_throwing_step_keeps_its_exception_type(faults, action: int, error: ty
     envs.close()
 
 
+def test_several_failures_raise_as_the_first_row_whichever_thread_failed_first(faults) -> None:
+    """Env 0 throws std::out_of_range 50 ms into its step, env 7 std::invalid_argument at once, on
+    the other thread: the call raises env 0's IndexError and lists the failed envs in row order (the
+    order the threads met them made it env 7's ValueError)."""
+    envs = envpool.make("FaultyTest-v0", env_type="gymnasium", num_envs=8, num_threads=2)
+    envs.reset()
+    for _ in range(3):
+        with pytest.raises(IndexError, match=r"^envs 0, 7 failed: faulty: out of range, late$") as e:
+            envs.step(np.array([4, 0, 0, 0, 0, 0, 0, 1], np.int32))
+        assert list(e.value.failed_env_ids) == [0, 7]
+        envs.step(np.zeros(8, np.int32))  # resets the failed envs
+    # Rows follow the env ids as sent: env 7's row comes first here, so its ValueError is raised.
+    with pytest.raises(ValueError, match=r"^envs 7, 0 failed") as e:
+        envs.step(np.array([1, 4], np.int32), env_id=[7, 0])
+    assert list(e.value.failed_env_ids) == [7, 0]
+    envs.close()
+
+
+def test_async_failures_come_in_the_batchs_row_order(faults) -> None:
+    """In async mode rows are in finishing order: the failed envs are listed, and the first one's
+    exception raised, in that order too."""
+    envs = envpool.make("FaultyTest-v0", env_type="gymnasium", num_envs=8, batch_size=4, num_threads=2)
+    envs.async_reset()
+    rng = np.random.default_rng(0)
+    ids = envs.recv()[-1]["env_id"]
+    several, sent = 0, {}  # env id -> its last action (a batch can hold envs of an earlier send)
+    for _ in range(400):
+        action = rng.choice([0, 0, 0, 1, 2], size=len(ids)).astype(np.int32)
+        sent.update(zip(ids.tolist(), action.tolist()))
+        envs.send(action, ids)
+        try:
+            ids = envs.recv()[-1]["env_id"]
+            continue
+        except (ValueError, IndexError) as e:
+            err = e
+        rows = err.result[-1]["env_id"].tolist()
+        failed = err.failed_env_ids.tolist()
+        assert failed == [i for i in rows if i in failed]
+        assert type(err) is (ValueError if sent[failed[0]] == 1 else IndexError)
+        several += len(failed) > 1
+        ids = np.asarray(rows, np.int32)
+    assert several > 10
+    envs.close()
+
+
 def test_a_raw_ceiling_and_the_engine_keys(faults) -> None:
     assert _envpool.families()["Faulty"]["raw_ceiling"]
     assert _envpool.raw_ceiling("Faulty", {}, 1, 0.05) > 0

@@ -461,6 +461,11 @@ for name, envs in [("local", envpool.make("Busy-v0", "gymnasium", num_envs=4)),
                      "steps": obs[:, 1].tolist()}
     obs, *_ = envs.step(np.zeros(4, dtype=np.int32))  # every env may be sent again
     out[name]["after"] = obs[:, 1:].tolist()  # (steps since reset, resets): env 2 was reset
+    try:  # env 3 (actor 1) throws std::out_of_range in row 1, env 1 (actor 0, like row 0) invalid_argument
+        envs.step(np.array([0, -2, -1], dtype=np.int32), np.array([0, 3, 1]))
+    except Exception as e:
+        out[name]["two"] = {"type": type(e).__name__, "message": str(e), "failed": e.failed_env_ids.tolist(),
+                            "rows": e.result[-1]["env_id"].tolist()}
     envs.close()
 print(json.dumps(out))
 """
@@ -478,6 +483,9 @@ def test_env_errors_carry_global_env_ids_as_a_local_pool():
     assert out["ray"] == out["local"]
     assert out["ray"]["type"] == "ValueError" and out["ray"]["message"].startswith("env 2 failed: Busy")
     assert out["ray"]["failed"] == [2] and out["ray"]["terminated"] == [False, False, True, False]
+    # Several failures: the first row's exception, the failed envs in row order (not actor order).
+    assert out["ray"]["two"]["type"] == "IndexError" and out["ray"]["two"]["failed"] == [3, 1]
+    assert out["ray"]["two"]["message"].startswith("envs 3, 1 failed: Busy: asked to fail with out_of_range")
 
 
 def test_multi_task_lists_are_refused_before_any_actor_starts() -> None:

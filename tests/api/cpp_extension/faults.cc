@@ -1,5 +1,6 @@
 // Families that misbehave on purpose (tests/api/test_cpp_extension.py):
-// "Faulty" throws from Step what its config asks for. Built with
+// "Faulty" throws from Step what its action asks for (4: out_of_range after
+// 50 ms, so that it fails after the other envs of a call). Built with
 // -DFAULTS_FAMILY=<name> it registers under another name (e.g. one that is
 // taken), with -DFAULTS_REGISTER_THROWS its registration throws
 // std::invalid_argument, with -DFAULTS_TASK_MODULE=<module> it names a Python
@@ -7,10 +8,12 @@
 // its float observation through a double key. It has a raw ceiling (make_raw_stepper).
 #include <envpool/envpool.h>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #ifndef FAULTS_FAMILY
 #define FAULTS_FAMILY "Faulty"
@@ -27,7 +30,7 @@ class Faulty : public Env {
  public:
   struct Spec : EnvSpec {
     StateKey<float> obs = AddState<float>("obs", {1});
-    ActionKey<int32_t> action = AddAction<int32_t>("action", {}, {0}, {3});
+    ActionKey<int32_t> action = AddAction<int32_t>("action", {}, {0}, {4});
   };
   static EnvSpec MakeSpec(const Config&) { return Spec(); }
   explicit Faulty(const Config&) {}
@@ -40,6 +43,9 @@ class Faulty : public Env {
         throw std::out_of_range("faulty: out of range");
       case 3:
         throw std::runtime_error("faulty: broken");
+      case 4:
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        throw std::out_of_range("faulty: out of range, late");
     }
 #ifdef FAULTS_MISUSE_KEY
     *out[StateKey<double>{spec_.obs.index}] = 1.0;  // the float obs key read as double
