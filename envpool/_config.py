@@ -369,7 +369,7 @@ def _configs_spec(
         who = f"envs {envs_of[c]} with env_options {sorted(opts_of[c])} and " + (
             f"envs {others} with the pool's options" if others else "the pool's options"
         )
-        _check_same_arrays(bases[t], specs[c], who, " (options that change the spaces must agree across envs)")
+        _check_same_arrays(specs[c], bases[t], who, " (options that change the spaces must agree across envs)")
     first = bases[0]
     if len(specs) == 1 and not multi:
         return first

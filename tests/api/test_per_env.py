@@ -201,6 +201,15 @@ def test_dm_control_time_limit_per_env_truncates_at_its_own_step() -> None:
 def test_env_options_that_change_the_spaces_are_refused_naming_them() -> None:
     with pytest.raises(ValueError, match=r"envs \[1\] with env_options \['expose_state'\].*must agree across envs"):
         envpool.make("CartPole-v1", "gymnasium", num_envs=3, env_options={1: {"expose_state": True}})
+    # The values come in the order the groups are named: env 0's, then the pool's.
+    with pytest.raises(
+        ValueError,
+        match=r"envs \[0\] with env_options \['continuous'\] and envs \[1\] with the "
+        r"pool's options differ in 'action': dtype 'float32' vs 'int32'",
+    ):
+        envpool.make("LunarLander-v3", "gymnasium", num_envs=2, env_options=[{"continuous": True}, {}])
+    with pytest.raises(ValueError, match=r"differ in 'obs': high \[63.0\] vs \[15.0\]"):
+        envpool.make("FrozenLake-v1", "gymnasium", num_envs=2, env_options=[{"map_name": "8x8"}, {}])
 
 
 def test_space_changing_env_options_that_every_env_gives_alike_are_the_tasks() -> None:
