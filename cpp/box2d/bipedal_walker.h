@@ -139,6 +139,9 @@ class BipedalWalker : public Box2DEnv {
   // the frame is the last VIEWPORT_W columns. It also advances the lidar
   // ray it shows (one a frame), as here.
   void Render(uint8_t* rgb) override {
+    // Before the first reset there is no terrain to draw (gymnasium's
+    // render raises an AttributeError then).
+    if (hull_ == nullptr) throw std::runtime_error("BipedalWalker render: no terrain yet (reset the env first)");
     const double s = scroll_ * kScale;
     const int width = PyInt(kViewportW + std::max(0.0, scroll_) * kScale), height = static_cast<int>(kViewportH);
     std::vector<uint8_t> surf(static_cast<size_t>(width) * height * 3, 0);

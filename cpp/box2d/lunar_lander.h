@@ -229,6 +229,9 @@ class LunarLander : public Box2DEnv {
   // after a step or reset does (EnvPool's render() changes nothing, so a
   // frame drawn again is the same), unless render_advances_each_call.
   void Render(uint8_t* rgb) override {
+    // Before the first reset there is no terrain to draw (gymnasium's
+    // render raises an AttributeError then).
+    if (lander_ == nullptr) throw std::runtime_error("LunarLander render: no moon yet (reset the env first)");
     Canvas cv(rgb, static_cast<int>(kViewportW), static_cast<int>(kViewportH));
     cv.Fill({255, 255, 255});
     if (new_frame_ || advance_each_render_) {

@@ -71,6 +71,48 @@ def test_render_errors_leave_the_pool_usable() -> None:
         envs.render(env_ids=[0])
 
 
+_RENDER_BEFORE_RESET = """
+import json, warnings, envpool
+warnings.filterwarnings("ignore")
+out = {}
+for task in envpool.list_all_envs():
+    try:
+        envs = envpool.make(task, env_type="gymnasium", num_envs=1, render_mode="rgb_array")
+    except Exception as e:  # a task that needs what this machine lacks
+        out[task] = "make: " + type(e).__name__
+        continue
+    try:
+        frame = envs.render()
+        out[task] = "frame" if frame.dtype == "uint8" and frame.ndim == 4 else "bad frame"
+    except RuntimeError as e:
+        out[task] = "RuntimeError: " + str(e)
+    envs.close()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.slow  # ~40 s: every registered task
+def test_every_task_renders_or_raises_before_its_first_reset() -> None:
+    """render() before any reset: a frame (of the state the env was made in) or a RuntimeError
+    saying what is missing, never a crash (LunarLander and BipedalWalker had no terrain to draw
+    and read past their empty arrays)."""
+    import json
+
+    from _isolated import run_python
+
+    out = json.loads(run_python(_RENDER_BEFORE_RESET, timeout=600).stdout.strip().splitlines()[-1])
+    raised = {t: r for t, r in out.items() if r != "frame"}
+    box2d = ("LunarLander", "LunarLanderContinuous", "BipedalWalker", "BipedalWalkerHardcore")
+    for task in [t for t in out if t.split("-v")[0] in box2d]:
+        assert raised.pop(task).endswith("(reset the env first)"), task
+    for task in ("Blackjack-v1", "tabular/Blackjack-v0"):
+        assert "no hand dealt yet" in raised.pop(task)
+    for task in ("NChain-v0", "Catch-v0"):
+        assert "cannot render" in raised.pop(task)
+    assert not {t: r for t, r in raised.items() if not r.startswith("make: ")}, raised
+    assert sum(r == "frame" for r in out.values()) > 150
+
+
 def test_render_needs_render_mode_and_a_renderer() -> None:
     plain = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2)
     with pytest.raises(RuntimeError, match="render_mode='rgb_array'"):

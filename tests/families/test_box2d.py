@@ -286,6 +286,18 @@ def test_wind_power_warnings() -> None:
         envpool.make_spec("LunarLander-v3", turbulence_power=-1.0)
 
 
+@pytest.mark.parametrize("task", ["LunarLander-v3", "BipedalWalkerHardcore-v3"])
+def test_render_before_the_first_reset_raises(task: str) -> None:
+    # There is no terrain to draw yet (gymnasium's render raises an AttributeError); the
+    # frame used to be read past empty arrays (a segfault).
+    env = envpool.make(task, env_type="gymnasium", num_envs=2, render_mode="rgb_array")
+    with pytest.raises(RuntimeError, match=r"envs 0, 1 failed: \w+ render: no \w+ yet \(reset the env first\)"):
+        env.render([0, 1])
+    env.reset()
+    assert env.render([0, 1]).shape == (2, 400, 600, 3)
+    env.close()
+
+
 def test_particles_follow_render_mode() -> None:
     assert envpool.make_spec("LunarLander-v3").config["particles"] is False
     assert envpool.make_spec("LunarLander-v3", render_mode="rgb_array").config["particles"] is True
