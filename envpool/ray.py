@@ -415,17 +415,12 @@ class RayEngine:
         self._last_ids = np.asarray(info["env_id"], dtype=np.int32)
         if self._needs_reset is not None:
             self._needs_reset[self._last_ids] = np.asarray(terminated) | np.asarray(truncated)
-        if any(c.failed is not None and c.failed[s].any() for c, s in parts):
+        failing = [(c, c.ids[s][c.failed[s]]) for c, s in parts if c.failed is not None and c.failed[s].any()]
+        if failing:
             # As an engine pool: the failed envs in row order, the exception of the first one's actor
             # call (which reports its own first failed row's).
-            mask = np.concatenate(
-                [c.failed[s] if c.failed is not None else np.zeros(s.stop - s.start, bool) for c, s in parts]
-            )
-            owner = np.concatenate([np.full(s.stop - s.start, k) for k, (_, s) in enumerate(parts)])
-            if order is not None:
-                mask, owner = mask[order], owner[order]
-            exc_type, what = parts[owner[np.argmax(mask)]][0].error
-            failed = self._last_ids[mask]
+            failed = self._last_ids[np.isin(self._last_ids, np.concatenate([ids for _, ids in failing]))]
+            exc_type, what = next(c.error for c, ids in failing if failed[0] in ids)
             label = "env " if len(failed) == 1 else "envs "
             exc = exc_type(label + ", ".join(map(str, failed)) + " failed: " + what)
             exc.env_ids = self._last_ids.copy()
