@@ -324,6 +324,14 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         if pool is not None:
             pool.close()
 
+    # copy.copy would share the engine and close it when either object is
+    # collected; EnvPool 1.2.5's pools refuse copy, deepcopy and pickle alike.
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise TypeError(
+            f"cannot copy or pickle a {type(self).__name__}: it owns its engine (threads, envs, worker "
+            "processes); make another with envpool.make"
+        )
+
     def __len__(self) -> int:
         return self._num_envs
 

@@ -242,7 +242,29 @@ def obs_fields(spec: EnvSpec) -> list[tuple[str, ArraySpecTuple]]:
     return out
 
 
+def _state_class(names: tuple[str, ...]) -> Any:
+    """EnvPool's ``State`` namedtuple of these fields, one class per field list. Its
+    instances pickle through _make_state, as the class is made at run time and
+    cannot be found by name."""
+    cls = _STATE_CLASSES.get(names)
+    if cls is None:
+        cls = collections.namedtuple("State", names)  # type: ignore[misc]
+        cls.__reduce__ = lambda self: (_make_state, (type(self)._fields, tuple(self)))
+        _STATE_CLASSES[names] = cls
+    return cls
+
+
+def _make_state(names: tuple[str, ...], values: tuple) -> Any:
+    return _state_class(tuple(names))(*values)
+
+
+def _make_players(env_id: Any) -> Any:
+    return _Players(env_id)
+
+
+_STATE_CLASSES: dict[tuple[str, ...], Any] = {}
 _Players = collections.namedtuple("players", ["env_id"])
+_Players.__reduce__ = lambda self: (_make_players, (self.env_id,))  # type: ignore[method-assign]
 
 
 def observation_spec(spec: EnvSpec) -> Any:
@@ -253,6 +275,6 @@ def observation_spec(spec: EnvSpec) -> Any:
         )
     fields = obs_fields(spec)
     names = [fields[0][0], "players", *(f for f, _ in fields[1:])]
-    state = collections.namedtuple("State", names)  # type: ignore[misc]
+    state = _state_class(tuple(names))
     specs = [dm_spec(s, f) for f, s in fields]
     return state(specs[0], _Players(dm_spec(fields[0][1], "env_id")), *specs[1:])

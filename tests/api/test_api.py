@@ -424,6 +424,44 @@ def test_dm_discount_zero_on_termination() -> None:
     assert ts.discount[0] == 0.0
 
 
+@pytest.mark.parametrize("env_type", ["gymnasium", "gym", "dm"])
+def test_pools_refuse_copy_and_pickle_and_keep_running(env_type: str) -> None:
+    """A shallow copy shared the engine, and collecting it closed the original pool."""
+    import copy
+    import gc
+    import pickle
+
+    env = envpool.make("CartPole-v1", env_type=env_type, num_envs=2)
+    env.reset()
+    for how in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match=f"cannot copy or pickle a {type(env).__name__}: it owns its engine"):
+            how(env)
+    gc.collect()
+    assert not env.closed
+    env.step(np.zeros(2, np.int32))
+    assert pickle.loads(pickle.dumps(env.spec)).config["num_envs"] == 2
+
+
+def test_dm_states_and_specs_pickle_into_a_fresh_interpreter() -> None:
+    """EnvPool's State namedtuple is made at run time; pickle could not find it by name."""
+    import pickle
+
+    env = envpool.make("CartPole-v1", env_type="dm", num_envs=2)
+    ts = env.reset()
+    back = pickle.loads(pickle.dumps((env.observation_spec(), ts)))
+    assert type(back[1].observation) is type(ts.observation) is env.State
+    np.testing.assert_array_equal(back[1].observation.obs, ts.observation.obs)
+    np.testing.assert_array_equal(back[1].observation.players.env_id, [0, 1])
+    code = f"""
+        import pickle
+        spec, ts = pickle.loads({pickle.dumps((env.observation_spec(), ts))!r})
+        assert type(spec).__name__ == "State" and spec.obs.shape == (4,), spec
+        assert ts.observation.obs.shape == (2, 4) and list(ts.observation.players.env_id) == [0, 1], ts
+        assert ts.observation._fields == {ts.observation._fields!r}
+    """
+    run_python(code)
+
+
 def test_results_are_views_that_outlive_the_pool() -> None:
     import gc
 
