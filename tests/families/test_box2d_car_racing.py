@@ -183,6 +183,29 @@ def test_replayed_2000_steps(continuous: bool) -> None:
     assert episodes >= 5 and rendered == 40
 
 
+def test_track_distribution() -> None:
+    """Our tracks come from our own generator: their length in tiles and the car's start
+    angle (the first tile's heading), from fixed seeds, against gymnasium's (two-sample KS)."""
+    from scipy.stats import ks_2samp
+
+    n = 300
+    env = envpool.make("CarRacing-v3", env_type="gymnasium", num_envs=n, seed=0, expose_state=True)
+    info = env.reset()[1]
+    env.close()
+    ref = gymnasium.make("CarRacing-v3").unwrapped
+    lengths, angles = [], []
+    for i in range(n):
+        ref.reset(seed=10_000 + i)
+        lengths.append(len(ref.track))
+        angles.append(ref.car.hull.angle)
+    ref.close()
+    assert ks_2samp(info["track_len"], lengths).pvalue > 0.001
+    assert ks_2samp(info["car"][:, 2], angles).pvalue > 0.001
+    # tracks 15 tiles longer, or turned by 0.1 rad, are told apart
+    assert ks_2samp(info["track_len"], np.array(lengths) + 15).pvalue < 0.001
+    assert ks_2samp(info["car"][:, 2], np.array(angles) + 0.1).pvalue < 0.001
+
+
 def test_spaces_and_registration_match_gymnasium() -> None:
     for task in ["CarRacing-v3", "CarRacing-v2"]:
         spec = envpool.make_spec(task)
