@@ -16,6 +16,7 @@ from envpool._make import make, make_dm, make_gym, make_gymnasium, make_spec
 from envpool._spec import EnvSpec
 from envpool.integrations import gymnasium_registry as _gymnasium_registry
 from envpool.integrations import rllib as _rllib
+from envpool.python import module_paths as _module_paths
 from envpool.python.protocol import DMEnvPool, EnvPool, GymnasiumEnvPool
 from envpool.registration import list_all_envs, register
 
@@ -23,9 +24,15 @@ __version__ = "0.1.0"
 
 # Each family compiled in names the module whose import registers its task
 # ids (some families are build options).
-for _module in dict.fromkeys(meta["task_module"] for meta in _envpool.families().values()):
-    if _module:
-        importlib.import_module(_module)
+_task_modules = [m for m in dict.fromkeys(meta["task_module"] for meta in _envpool.families().values()) if m]
+for _module in _task_modules:
+    importlib.import_module(_module)
+
+# EnvPool 1.2's import paths: envpool.<family>.registration (empty modules) and
+# envpool.registration.make* (python/module_paths.py).
+_module_paths.install(_task_modules)
+for _name in ("make", "make_gym", "make_dm", "make_gymnasium", "make_spec"):
+    setattr(_registration, _name, globals()[_name])
 
 # The one wiring point of the integrations: each subscribes to the registry, which
 # hands it every task registered so far and each one registered later.

@@ -24,7 +24,12 @@ class Acrobot : public StateEnv<4> {
     StateKey<float> obs = AddState<float>("obs", {6}, {-1, -1, -1, -1, -kV1, -kV2}, {1, 1, 1, 1, kV1, kV2});
     ActionKey<int32_t> action = AddAction<int32_t>("action", {}, {0}, {2});
     StateKey<double> state;
-    explicit Spec(const Config& c) : state(AddStateKey(*this, c)) {}
+    // EnvPool's info["state"]: the two angles as float32 (gymnasium's info is
+    // empty); expose_state replaces it by the whole float64 state.
+    StateKey<float> angles;
+    explicit Spec(const Config& c)
+        : state(AddStateKey(*this, c)),
+          angles(c.Get<bool>("expose_state") ? StateKey<float>{} : AddState<float>("info:state", {2})) {}
   };
   static EnvSpec MakeSpec(const Config& c) { return Spec(c); }
   explicit Acrobot(const Config& c) : StateEnv(c), spec_(c) {}
@@ -126,6 +131,11 @@ class Acrobot : public StateEnv<4> {
                         static_cast<float>(s_[2]),           static_cast<float>(s_[3])};
     std::copy(v, v + 6, obs);
     WriteState(out, spec_.state);
+    if (spec_.angles.index >= 0) {
+      float* angles = out[spec_.angles];
+      angles[0] = static_cast<float>(s_[0]);
+      angles[1] = static_cast<float>(s_[1]);
+    }
   }
 
   Spec spec_;

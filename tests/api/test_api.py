@@ -907,9 +907,37 @@ def test_gym_and_gymnasium_pools_are_env_and_vector_env(env_type: str) -> None:
     stats = RecordEpisodeStatistics(env)
     stats.reset()
     assert stats.step(np.zeros(N, np.int32))[0].shape == (N, 4)
+    assert env.is_vector_env is True  # EnvPool 1.2.5's flag, gym pools included
     # CleanRL's envpool scripts assign these themselves
     env.single_action_space = env.action_space
     env.single_observation_space = env.observation_space
+
+
+def test_envpool_125_module_paths_import() -> None:
+    """EnvPool 1.2's tests and code import envpool.<family>.registration (empty here: import
+    envpool registers every task) and envpool.registration's make functions."""
+    code = """
+        import importlib, sys
+        import envpool.box2d.registration, envpool.toy_text.registration, envpool.classic_control.registration
+        import envpool.atari.registration, envpool.mujoco.gym.registration, envpool.mujoco.dmc.registration
+        import envpool.entry
+        import envpool.mujoco.dmc.registration as reg
+        from envpool.registration import make, make_dm, make_gym, make_gymnasium, make_spec
+        import envpool
+        assert reg is sys.modules["envpool.mujoco.dmc.registration"] and "registers every task" in reg.__doc__
+        assert envpool.box2d.registration is sys.modules["envpool.box2d.registration"]
+        assert (make, make_dm, make_gym, make_gymnasium, make_spec) == (
+            envpool.make, envpool.make_dm, envpool.make_gym, envpool.make_gymnasium, envpool.make_spec)
+        assert make_gym("LunarLander-v3", num_envs=2).reset()[0].shape == (2, 8)
+        for missing in ("envpool.procgen.registration", "envpool.box2d.box2d_envpool", "envpool.mujoco.robotics"):
+            try:
+                importlib.import_module(missing)
+            except ModuleNotFoundError:
+                pass
+            else:
+                raise AssertionError(missing)
+    """
+    run_python(code)
 
 
 def test_autoreset_mode_accepts_gymnasium_enum() -> None:

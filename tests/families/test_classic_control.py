@@ -131,3 +131,19 @@ def test_mountain_car_velocity_starts_at_zero() -> None:
     env = envpool.make("MountainCar-v0", env_type="gymnasium", num_envs=16, expose_state=True)
     _, info = env.reset()
     assert np.all(info["state"][:, 1] == 0.0)
+
+
+def test_acrobot_info_state_is_envpools_angles() -> None:
+    """EnvPool 1.2.5's Acrobot info["state"]: float32 [theta1, theta2] (gymnasium's info is
+    empty); expose_state=True gives the whole float64 state under that key instead."""
+    ours = envpool.make("Acrobot-v1", env_type="gymnasium", num_envs=3, seed=5)
+    full = envpool.make("Acrobot-v1", env_type="gymnasium", num_envs=3, seed=5, expose_state=True)
+    (_, info), (_, info_full) = ours.reset(), full.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        assert info["state"].dtype == np.float32 and info["state"].shape == (3, 2)
+        np.testing.assert_array_equal(info["state"], info_full["state"][:, :2].astype(np.float32))
+        a = rng.integers(0, 3, size=3).astype(np.int32)
+        info, info_full = ours.step(a)[-1], full.step(a)[-1]
+    assert np.abs(info_full["state"][:, :2]).max() > 0.5  # the links swung
+    assert "state" in envpool.make("Acrobot-v1", env_type="dm", num_envs=1).observation_spec()._fields

@@ -1,0 +1,61 @@
+"""EnvPool 1.2's per-family module paths (``envpool.box2d.registration``, ...,
+``envpool.entry``), which EnvPool's own tests and code written for it import to
+register a family's tasks. ``import envpool`` has registered every task, so each
+imports as an empty module, found by :class:`Finder` (appended to ``sys.meta_path``,
+after the package's real modules); a path whose family is not compiled in is not
+found. EnvPool's ``envpool.registration.make``/``make_gym``/``make_dm``/
+``make_gymnasium``/``make_spec`` are set on our registry module by ``envpool``'s
+``__init__`` (the registry itself imports nothing of the package)."""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+import types
+from collections.abc import Iterable, Sequence
+
+# EnvPool's module -> the task table whose family it registers ("" for every table)
+PATHS = {
+    "envpool.entry": "",
+    "envpool.atari.registration": "envpool.tasks.atari",
+    "envpool.box2d.registration": "envpool.tasks.box2d",
+    "envpool.classic_control.registration": "envpool.tasks.classic_control",
+    "envpool.toy_text.registration": "envpool.tasks.toy_text",
+    "envpool.mujoco.gym.registration": "envpool.tasks.mujoco",
+    "envpool.mujoco.dmc.registration": "envpool.tasks.dmc",
+}
+
+
+class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds the paths of PATHS whose task table is loaded, and their parent packages."""
+
+    def __init__(self, tables: Iterable[str]) -> None:
+        loaded = set(tables)
+        self.modules = {m for m, table in PATHS.items() if not table or table in loaded}
+        self.packages = {m.rpartition(".")[0] for m in self.modules} - {"envpool"}
+        self.packages |= {p.rpartition(".")[0] for p in self.packages} - {"envpool"}
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname in self.packages:
+            return importlib.util.spec_from_loader(fullname, self, is_package=True)
+        if fullname in self.modules:
+            return importlib.util.spec_from_loader(fullname, self)
+        return None
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        return None  # the default module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        if module.__name__ in self.packages:
+            module.__path__ = []  # type: ignore[attr-defined]
+        module.__doc__ = f"EnvPool 1.2's {module.__name__}: empty, as `import envpool` registers every task."
+
+
+def install(tables: Iterable[str]) -> None:
+    """Appends a Finder for the families whose task tables are loaded (once)."""
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, Finder)]
+    sys.meta_path.append(Finder(tables))
