@@ -213,6 +213,17 @@ class EnvSpec:
         return group_space(self.action_arrays, _keys.ACTION)
 
     @property
+    def gymnasium_observation_space(self) -> spaces.Space:
+        """EnvPool 1.2's name: the single-env observation space as a gymnasium space (a gym
+        pool's ``spec.observation_space`` is a ``gym`` space when gym is installed)."""
+        return EnvSpec.observation_space.fget(self)  # type: ignore[attr-defined]
+
+    @property
+    def gymnasium_action_space(self) -> spaces.Space:
+        """EnvPool 1.2's name: the single-env action space as a gymnasium space."""
+        return EnvSpec.action_space.fget(self)  # type: ignore[attr-defined]
+
+    @property
     def info_keys(self) -> list[str]:
         """Info entries every step returns (besides the engine's)."""
         return [key for key, _ in _keys.select_specs(self.state_spec, _keys.INFO)]

@@ -108,6 +108,17 @@ def test_gym_pool_spec_spaces_are_the_pools() -> None:
 
 
 @pytest.mark.parametrize("env_type", ["gym", "gymnasium", "dm"])
+def test_gymnasium_spaces_under_envpools_names(env_type: str) -> None:
+    """EnvPool 1.2's spec.gymnasium_observation_space / gymnasium_action_space: gymnasium
+    spaces even where spec.observation_space is a gym one (gym pools, gym installed)."""
+    spec = envpool.make("LunarLanderContinuous-v3", env_type=env_type, num_envs=1).spec
+    ref = gymnasium.make("LunarLanderContinuous-v3")
+    assert isinstance(spec.gymnasium_observation_space, gymnasium.spaces.Box)
+    assert spec.gymnasium_observation_space == ref.observation_space
+    assert spec.gymnasium_action_space == ref.action_space
+
+
+@pytest.mark.parametrize("env_type", ["gym", "gymnasium", "dm"])
 def test_config_batch_size_is_resolved(env_type: str) -> None:
     # EnvPool's config reports batch_size = num_envs in sync mode (batch_size=0 given or not).
     assert envpool.make_spec("CartPole-v1", num_envs=3).config["batch_size"] == 3
