@@ -918,16 +918,25 @@ def test_envpool_125_module_paths_import() -> None:
     envpool registers every task) and envpool.registration's make functions."""
     code = """
         import importlib, sys
-        import envpool.box2d.registration, envpool.toy_text.registration, envpool.classic_control.registration
-        import envpool.atari.registration, envpool.mujoco.gym.registration, envpool.mujoco.dmc.registration
-        import envpool.entry
-        import envpool.mujoco.dmc.registration as reg
         from envpool.registration import make, make_dm, make_gym, make_gymnasium, make_spec
         import envpool
-        assert reg is sys.modules["envpool.mujoco.dmc.registration"] and "registers every task" in reg.__doc__
-        assert envpool.box2d.registration is sys.modules["envpool.box2d.registration"]
+        from envpool import _envpool
+        from envpool.python.module_paths import PATHS
         assert (make, make_dm, make_gym, make_gymnasium, make_spec) == (
             envpool.make, envpool.make_dm, envpool.make_gym, envpool.make_gymnasium, envpool.make_spec)
+        tables = {meta["task_module"] for meta in _envpool.families().values()}
+        assert "envpool.tasks.box2d" in tables and "envpool.tasks.toy_text" in tables
+        for path, table in PATHS.items():
+            if table and table not in tables:  # a family this build leaves out
+                try:
+                    importlib.import_module(path)
+                except ModuleNotFoundError:
+                    continue
+                raise AssertionError(path)
+            module = importlib.import_module(path)
+            assert module is sys.modules[path] and "registers every task" in module.__doc__
+        import envpool.box2d.registration as reg
+        assert envpool.box2d.registration is reg
         assert make_gym("LunarLander-v3", num_envs=2).reset()[0].shape == (2, 8)
         for missing in ("envpool.procgen.registration", "envpool.box2d.box2d_envpool", "envpool.mujoco.robotics"):
             try:
