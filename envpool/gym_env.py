@@ -106,10 +106,6 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
         self.single_action_space = self.action_space
         self.metadata = {"autoreset_mode": autoreset_member(self.config["autoreset_mode"]), **self._render_metadata()}
 
-    # EnvPool 1.2.5's flag for older vector-aware wrappers; a class attribute, as
-    # older scripts assign it (CleanRL's envs.is_vector_env = True).
-    is_vector_env: bool = True
-
     def reset(
         self,
         env_id: Any = None,

@@ -53,10 +53,6 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
         if not spec.config["gym_reset_return_info"]:
             raise ValueError("gym_reset_return_info=False: a gymnasium pool's reset() always returns (obs, info)")
 
-    # EnvPool 1.2.5's flag for older vector-aware wrappers; a class attribute, as
-    # older scripts assign it (CleanRL's envs.is_vector_env = True).
-    is_vector_env: bool = True
-
     def reset(
         self,
         env_id: Any = None,

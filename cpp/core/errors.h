@@ -100,7 +100,7 @@ class BatchError : public std::exception {
 // the raised type (the first failure's) and the ids' order do not depend on
 // which thread stepped which env first (envs 1 and 6 of 8 on 2 threads,
 // throwing std::out_of_range and std::invalid_argument: ValueError in 8 of
-// 3000 calls, IndexError in the rest).
+// 1500 failing calls, IndexError in the rest).
 inline void ThrowIfFailed(const std::shared_ptr<StateBatch>& batch) {
   if (!batch->failed.load(std::memory_order_acquire)) return;
   std::vector<StateBatch::Failure> failures;

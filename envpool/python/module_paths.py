@@ -50,8 +50,6 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None  # the default module
 
     def exec_module(self, module: types.ModuleType) -> None:
-        if module.__name__ in self.packages:
-            module.__path__ = []  # type: ignore[attr-defined]
         module.__doc__ = f"EnvPool 1.2's {module.__name__}: empty, as `import envpool` registers every task."
 
 
