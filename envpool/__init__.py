@@ -18,7 +18,7 @@ from envpool.integrations import gymnasium_registry as _gymnasium_registry
 from envpool.integrations import rllib as _rllib
 from envpool.python import module_paths as _module_paths
 from envpool.python.protocol import DMEnvPool, EnvPool, GymnasiumEnvPool
-from envpool.registration import list_all_envs, register
+from envpool.registration import MakeError, list_all_envs, register
 
 __version__ = "0.1.0"
 
@@ -63,4 +63,5 @@ __all__ = [
     "EnvPool",
     "DMEnvPool",
     "GymnasiumEnvPool",
+    "MakeError",
 ]

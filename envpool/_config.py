@@ -34,7 +34,7 @@ import numpy as np
 
 from envpool import _envpool, _keys
 from envpool._spec import Config, EnvSpec
-from envpool.registration import TaskSpec, lookup
+from envpool.registration import MakeError, TaskSpec, lookup, make_errors
 
 # Registered task metadata, kept in the config but never passed to the engine:
 # reward_threshold, and render_fps (gymnasium's metadata["render_fps"]).
@@ -139,7 +139,7 @@ def _envpool_125_render_keywords(task: TaskSpec, merged: dict[str, Any], python:
     for old in given:
         new = _RENDER_ALIASES[old]
         if new in merged:
-            raise ValueError(f"pass either {new} or {old} (EnvPool 1.2.5's name), not both")
+            raise MakeError(f"pass either {new} or {old} (EnvPool 1.2.5's name), not both")
         merged[new] = merged.pop(old)
 
 
@@ -177,7 +177,8 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
     spec = _pool_spec(task_id, config, env_options)
     if seeds is not None:
         n = int(spec.config["num_envs"])
-        spec.config["seed"] = list(_envpool.check_seeds(seeds, list(range(n)), n))
+        with make_errors():
+            spec.config["seed"] = list(_envpool.check_seeds(seeds, list(range(n)), n))
     return spec
 
 
@@ -190,11 +191,11 @@ def _envpool_125_keywords(config: dict[str, Any]) -> dict[str, Any]:
         if not is_seed_list(seeds):
             raise TypeError(f"env_seed must be a list of one seed per env, got {type(seeds).__name__}")
         if is_seed_list(config.get("seed")):
-            raise ValueError("pass either seed=[...] or env_seed (EnvPool 1.2.5's name), not both")
+            raise MakeError("pass either seed=[...] or env_seed (EnvPool 1.2.5's name), not both")
         config["seed"] = seeds
     if "render_env_id" in config:
         if "render_env_ids" in config:
-            raise ValueError("pass either render_env_ids or render_env_id (EnvPool 1.2.5's name), not both")
+            raise MakeError("pass either render_env_ids or render_env_id (EnvPool 1.2.5's name), not both")
         config["render_env_ids"] = config.pop("render_env_id")
     return config
 
@@ -217,7 +218,7 @@ def _pool_spec(task_id: Any, config: dict[str, Any], env_options: Any) -> EnvSpe
     for claims, spec_of in SPEC_RESOLVERS:
         if claims(task_id):
             if env_options is not None:
-                raise ValueError("env_options: the envs of a pool of Python envs all take the pool's options")
+                raise MakeError("env_options: the envs of a pool of Python envs all take the pool's options")
             return spec_of(task_id, config)
     if isinstance(task_id, (list, tuple, dict)):
         return _multi_task_spec(task_id, config, env_options)
@@ -232,8 +233,9 @@ def _pool_spec(task_id: Any, config: dict[str, Any], env_options: Any) -> EnvSpe
 def _task_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
     """One registered task's spec, every env alike."""
     task = lookup(task_id)
-    resolved = resolve(task, config)
-    full, state_spec, action_spec = _envpool.make_spec(task.family, resolved.engine)
+    with make_errors():  # the task's, the engine's and the family's checks of the values
+        resolved = resolve(task, config)
+        full, state_spec, action_spec = _envpool.make_spec(task.family, resolved.engine)
     if full.get("batch_size") == 0:
         full["batch_size"] = full["num_envs"]  # EnvPool's config reports the resolved batch size
     config = Config({**full, **resolved.python, **resolved.metadata})
@@ -260,24 +262,24 @@ def _multi_task_spec(tasks: Any, config: dict[str, Any], env_options: Any) -> En
     if isinstance(tasks, dict):
         counts = {str(t): int(n) for t, n in tasks.items()}
         if any(n < 0 for n in counts.values()):
-            raise ValueError(f"task counts must be >= 0, got {tasks}")
+            raise MakeError(f"task counts must be >= 0, got {tasks}")
         ids = list(counts)
         env_task = [i for i, n in enumerate(counts.values()) for _ in range(n)]
         if config.setdefault("num_envs", len(env_task)) != len(env_task):
-            raise ValueError(f"num_envs={config['num_envs']} but the task counts add up to {len(env_task)}")
+            raise MakeError(f"num_envs={config['num_envs']} but the task counts add up to {len(env_task)}")
     else:
         ids = [str(t) for t in tasks]
         n = config.setdefault("num_envs", len(ids))
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
-            raise ValueError(f"num_envs must be a positive int, got {n!r}")
+            raise MakeError(f"num_envs must be a positive int, got {n!r}")
         env_task = [i % max(len(ids), 1) for i in range(int(n))]
     if not ids:
-        raise ValueError("a multi-task pool needs at least one task id")
+        raise MakeError("a multi-task pool needs at least one task id")
     if len(set(ids)) != len(ids):
-        raise ValueError(f"task ids repeat in {ids}: use a dict {{task_id: count}} for several envs of one task")
+        raise MakeError(f"task ids repeat in {ids}: use a dict {{task_id: count}} for several envs of one task")
     unknown = set(task_options) - set(ids)
     if unknown:
-        raise ValueError(f"task_options names tasks not in the pool: {sorted(unknown)}")
+        raise MakeError(f"task_options names tasks not in the pool: {sorted(unknown)}")
     configs = [{**config, **task_options.get(t, {})} for t in ids]
     subs = [make_pool_spec(t, c) for t, c in zip(ids, configs, strict=True)]
     first = subs[0]
@@ -286,7 +288,7 @@ def _multi_task_spec(tasks: Any, config: dict[str, Any], env_options: Any) -> En
         keys = dict.fromkeys((*python_option_keys(lookup(first.task_id)), *python_option_keys(lookup(other.task_id))))
         for key in keys:
             if first.config.get(key) != other.config.get(key):
-                raise ValueError(
+                raise MakeError(
                     f"tasks {first.task_id!r} and {other.task_id!r} differ in {key!r}: "
                     f"{first.config.get(key)!r} vs {other.config.get(key)!r}"
                 )
@@ -304,11 +306,11 @@ def env_options_list(env_options: Any, num_envs: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{} for _ in range(num_envs)]
         for env_id, opts in env_options.items():
             if not isinstance(env_id, (int, np.integer)) or isinstance(env_id, bool) or not 0 <= env_id < num_envs:
-                raise ValueError(f"env_options names env {env_id!r}, not an env id in [0, {num_envs})")
+                raise MakeError(f"env_options names env {env_id!r}, not an env id in [0, {num_envs})")
             out[int(env_id)] = opts
     elif isinstance(env_options, (list, tuple)):
         if len(env_options) != num_envs:
-            raise ValueError(f"env_options has {len(env_options)} entries for {num_envs} envs (one dict per env)")
+            raise MakeError(f"env_options has {len(env_options)} entries for {num_envs} envs (one dict per env)")
         out = list(env_options)
     else:
         raise TypeError(
@@ -339,7 +341,7 @@ def _configs_spec(
         task = lookup(ids[env_task[i]])
         for key in opts:
             if key in POOL_KEYS or key in python_keys(task):
-                raise ValueError(
+                raise MakeError(
                     f"env_options of env {i}: {key!r} is an option of the whole pool, not of one env "
                     "(per env: the task's own options and max_episode_steps)"
                 )
@@ -455,7 +457,7 @@ def _check_same_arrays(a: EnvSpec, b: EnvSpec, who: str = "", why: str = "") -> 
                 what = f"only {owner} has the {kind} array {name!r}"
             else:
                 what = f"their {kind} arrays come in another order"
-            raise ValueError(f"{who} differ: {what}{why}")
+            raise MakeError(f"{who} differ: {what}{why}")
         for x, y in zip(xs, ys, strict=True):
             for i, field in enumerate(fields, start=1):
                 same = x[i] == y[i] if field == "dtype" else list(np.ravel(x[i])) == list(np.ravel(y[i]))
@@ -463,7 +465,7 @@ def _check_same_arrays(a: EnvSpec, b: EnvSpec, who: str = "", why: str = "") -> 
                     hint = ""
                     if kind == "action" and a.family == b.family:
                         hint = lookup(a.task_id).python.action_mismatch_hint
-                    raise ValueError(f"{who} differ in {x[0]!r}: {field} {x[i]!r} vs {y[i]!r}{hint}{why}")
+                    raise MakeError(f"{who} differ in {x[0]!r}: {field} {x[i]!r} vs {y[i]!r}{hint}{why}")
 
 
 # autoreset_mode: gymnasium's AutoresetMode values and ours (the engine's, which the
@@ -500,12 +502,12 @@ def _check_py_options(opts: dict[str, Any]) -> None:
     if not is_int(opts["max_num_players"]):
         raise TypeError(f"config 'max_num_players' must be an int, got {opts['max_num_players']!r}")
     if opts["max_num_players"] != 1:
-        raise ValueError(f"max_num_players must be 1 (every task here is single-player), got {opts['max_num_players']}")
+        raise MakeError(f"max_num_players must be 1 (every task here is single-player), got {opts['max_num_players']}")
     if not isinstance(opts["base_path"], (str, os.PathLike)):
         raise TypeError(f"config 'base_path' must be a str, got {opts['base_path']!r}")
     opts["base_path"] = os.fspath(opts["base_path"])
     if opts["render_mode"] not in (None, "rgb_array"):
-        raise ValueError(f"render_mode must be None or 'rgb_array', got {opts['render_mode']!r}")
+        raise MakeError(f"render_mode must be None or 'rgb_array', got {opts['render_mode']!r}")
     ids = opts["render_env_ids"]
     if ids is not None:
         ids = [ids] if is_int(ids) else list(ids) if isinstance(ids, (list, tuple, range, np.ndarray)) else None

@@ -12,6 +12,7 @@ from typing import Any
 from envpool._config import make_pool_spec
 from envpool._spec import EnvSpec
 from envpool.python import protocol as _protocol
+from envpool.registration import MakeError
 
 _ENV_TYPES = ("gymnasium", "gym", "dm")
 
@@ -30,6 +31,10 @@ def make(task_id: Any, env_type: str, **config: Any) -> Any:
             and the task's own options. ``seed``: an int (env i gets seed + i) or
             one seed per env. ``env_options``: per-env options, a list of one dict per
             env or ``{env_id: {...}}``, over the pool's (docs/options.md).
+
+    Raises:
+        MakeError: a bad task id or argument (a ``ValueError``, and an ``AssertionError``
+            as EnvPool 1.2.5's were), before any env is made.
     """
     if env_type == "gymnasium":
         return make_gymnasium(task_id, **config)
@@ -37,7 +42,7 @@ def make(task_id: Any, env_type: str, **config: Any) -> Any:
         return make_gym(task_id, **config)
     if env_type in ("dm", "dm_env"):
         return make_dm(task_id, **config)
-    raise ValueError(f"env_type must be one of {_ENV_TYPES}, got {env_type!r}")
+    raise MakeError(f"env_type must be one of {_ENV_TYPES}, got {env_type!r}")
 
 
 def make_gymnasium(task_id: str, **config: Any) -> _protocol.GymnasiumEnvPool:

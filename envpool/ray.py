@@ -58,6 +58,7 @@ from envpool import _envpool
 from envpool._config import env_options_list, is_seed_list
 from envpool._pool import Batch, add_players
 from envpool._tree import tree_map
+from envpool.registration import MakeError
 
 
 class ActorLostError(RuntimeError):
@@ -166,9 +167,9 @@ class RayEngine:
         autoreset_mode: str = "next_step",
     ) -> None:
         if not isinstance(num_actors, (int, np.integer)) or isinstance(num_actors, bool) or num_actors < 1:
-            raise ValueError(f"num_actors must be an int >= 1, got {num_actors!r}")
+            raise MakeError(f"num_actors must be an int >= 1, got {num_actors!r}")
         if num_actors > num_envs:
-            raise ValueError(f"num_actors={num_actors} is more than num_envs={num_envs}: every actor needs an env")
+            raise MakeError(f"num_actors={num_actors} is more than num_envs={num_envs}: every actor needs an env")
         placements = _placements(placement, int(num_actors))
         self.action_specs = list(action_specs)
         self.num_envs = int(num_envs)
@@ -484,7 +485,7 @@ def _placements(placement: Any, k: int) -> list[dict[str, Any]]:
         return [dict(placement) for _ in range(k)]
     placements = list(placement)
     if len(placements) != k or not all(isinstance(p, dict) for p in placements):
-        raise ValueError(f"placement must be a dict of actor options or a list of {k} such dicts (one per actor)")
+        raise MakeError(f"placement must be a dict of actor options or a list of {k} such dicts (one per actor)")
     return placements
 
 
@@ -625,7 +626,7 @@ def make(
     if not _CLASSES:
         _CLASSES.update(_classes())
     if env_type not in _CLASSES:
-        raise ValueError(f"env_type must be one of ('gymnasium', 'gym', 'dm'), got {env_type!r}")
+        raise MakeError(f"env_type must be one of ('gymnasium', 'gym', 'dm'), got {env_type!r}")
     if isinstance(task_id, (list, tuple, dict)):
         # Each actor would assign tasks from its own env 0, not from its first global env.
         raise NotImplementedError("multi-task pools over Ray actors are not supported yet: make one per task")

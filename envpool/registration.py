@@ -6,10 +6,31 @@ Tune's) :func:`subscribe` to it, and ``envpool/__init__.py`` wires them up.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+
+class MakeError(ValueError, AssertionError):
+    """A bad task id or ``make()`` argument (an unknown id, ``num_envs``, ``batch_size``,
+    ``seed``, ``env_type``, a task option's value, ...), raised before any env is made.
+
+    A ``ValueError``; also an ``AssertionError``, the type EnvPool 1.2.5 raised for these
+    (its registry checks them with ``assert``), so code written for either catches it."""
+
+
+@contextlib.contextmanager
+def make_errors() -> Iterator[None]:
+    """Re-raises a ValueError of the checks inside as a :class:`MakeError` (same message)."""
+    try:
+        yield
+    except MakeError:
+        raise
+    except ValueError as e:
+        raise MakeError(str(e)) from None
+
 
 # What a prepare hook gets: the engine config (changed in place) and the user's options.
 Prepare = Callable[[dict[str, Any], Mapping[str, Any]], None]
@@ -109,10 +130,10 @@ def list_all_envs() -> list[str]:
 
 
 def lookup(task_id: str) -> TaskSpec:
-    """The TaskSpec of ``task_id``; a ValueError naming close matches if unknown."""
+    """The TaskSpec of ``task_id``; a MakeError naming close matches if unknown."""
     try:
         return _REGISTRY[task_id]
     except (KeyError, TypeError):
         close = difflib.get_close_matches(str(task_id), list(_REGISTRY), n=5, cutoff=0.5)
         hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
-        raise ValueError(f"unknown task id {task_id!r}{hint}") from None
+        raise MakeError(f"unknown task id {task_id!r}{hint}") from None

@@ -128,6 +128,15 @@ Config BuildConfig(const Family& family, const py::dict& user) {
   return c;
 }
 
+void CheckEngineOptions(const py::dict& user) {
+  Config c = EngineDefaults();
+  for (auto [k, v] : user) {
+    std::string key = py::str(k);
+    if (c.Has(key)) c.Set(key, FromPython(key, c.At(key), v));
+  }
+  ParseOptions(c);
+}
+
 PoolOptions ParseOptions(const Config& c) {
   PoolOptions o;
   int64_t num_envs = c.Get<int64_t>("num_envs");

@@ -31,6 +31,12 @@ Config BuildConfig(const Family& family, const py::dict& user);
 // The engine options of a config, range-checked (ValueError).
 PoolOptions ParseOptions(const Config& c);
 
+// The engine keys of `user` (other keys are the family's) converted and
+// range-checked as ParseOptions checks them, with no family: a pool whose
+// spec needs its envs made first (Python envs) refuses bad options before
+// it makes any.
+void CheckEngineOptions(const py::dict& user);
+
 py::dict ConfigDict(const Config& c);
 py::dtype ToNumpy(DType t);
 // (name, dtype name, shape, low, high) tuples, as Python's specs are.

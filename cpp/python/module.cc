@@ -76,6 +76,9 @@ PYBIND11_MODULE(_envpool, m) {
   m.def("family_defaults", [](const std::string& name) { return ConfigDict(AllDefaults(GetFamily(name))); });
   m.def("make_spec", &MakeSpec, py::arg("family"), py::arg("config"),
         "(config, state_spec, action_spec) of a family under a config, without making envs");
+  m.def("check_engine_options", &CheckEngineOptions, py::arg("options"),
+        "The engine's checks of the engine keys of options (num_envs, batch_size, seed, ...): its "
+        "TypeError/ValueError, before any env is made");
   m.def("raw_ceiling", &RawCeiling, py::arg("family"), py::arg("config"), py::arg("num_threads"), py::arg("seconds"),
         py::arg("num_envs") = 0,
         "Steps/s of the bare emulator/simulator, no engine: one env per thread, or with num_envs, each thread "

@@ -28,6 +28,7 @@ import numpy as np
 from envpool import _config, _pool
 from envpool.python_env import _spaces as sp
 from envpool.python_env._worker import FdArg, unwrap_time_limit
+from envpool.registration import MakeError, make_errors
 
 FAMILY = "PyProc"
 PREFIX = "gymnasium:"
@@ -110,6 +111,18 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
     _config._check_py_options(py_opts)
     opts = {k: config.pop(k, v) for k, v in _OPTIONS.items()}
     engine = {k: config.pop(k) for k in _ENGINE_KEYS if k in config}
+    if "autoreset_mode" in engine:
+        engine["autoreset_mode"] = _config._autoreset_mode(engine["autoreset_mode"])
+    # The engine's checks before env_fn runs: a bad num_envs or seed is named as
+    # such, not met as num_workers' range or the probe env's own seed error.
+    with make_errors():
+        _envpool.check_engine_options(engine)
+    num_envs = int(engine.setdefault("num_envs", 1))
+    workers = opts["num_workers"]
+    if workers is None:
+        workers = min(num_envs, len(os.sched_getaffinity(0)))
+    if not isinstance(workers, (int, np.integer)) or isinstance(workers, bool) or not 1 <= workers <= num_envs:
+        raise MakeError(f"num_workers must be an int in [1, num_envs={num_envs}], got {workers!r}")
     if isinstance(task_id, str):
         gym_id = task_id[len(PREFIX) :]
         kwargs = dict(config)
@@ -125,9 +138,9 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
     payload, pickler = _pickle_env_fn(env_fn)
     spin = opts["idle_spin_us"]
     if isinstance(spin, bool) or not isinstance(spin, (int, float, np.integer, np.floating)) or not 0 <= spin <= 1e6:
-        raise ValueError(f"idle_spin_us must be a number of microseconds in [0, 1e6], got {spin!r}")
+        raise MakeError(f"idle_spin_us must be a number of microseconds in [0, 1e6], got {spin!r}")
     if opts["start_method"] not in ("spawn", "forkserver"):
-        raise ValueError(f"start_method must be 'spawn' or 'forkserver', got {opts['start_method']!r}")
+        raise MakeError(f"start_method must be 'spawn' or 'forkserver', got {opts['start_method']!r}")
     probe = env_fn()
     try:
         inner, limit = unwrap_time_limit(probe)
@@ -143,13 +156,13 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
         render_hw = (0, 0)
         if py_opts["render_mode"] == "rgb_array":
             if getattr(inner, "render_mode", None) != "rgb_array":
-                raise ValueError(
+                raise MakeError(
                     f"render_mode='rgb_array' needs envs made with render_mode='rgb_array' (env_fn's "
                     f"have render_mode={getattr(inner, 'render_mode', None)!r})"
                 )
             frame = np.asarray(inner.render())
             if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-                raise ValueError(
+                raise MakeError(
                     f"render() must return uint8 (height, width, 3) frames, got {frame.dtype} {frame.shape}"
                 )
             render_hw = (int(frame.shape[0]), int(frame.shape[1]))
@@ -162,14 +175,6 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
             pass
     if "max_episode_steps" not in engine:
         engine["max_episode_steps"] = limit or 0
-    if "autoreset_mode" in engine:
-        engine["autoreset_mode"] = _config._autoreset_mode(engine["autoreset_mode"])
-    num_envs = int(engine.setdefault("num_envs", 1))
-    workers = opts["num_workers"]
-    if workers is None:
-        workers = min(num_envs, len(os.sched_getaffinity(0)))
-    if not isinstance(workers, (int, np.integer)) or isinstance(workers, bool) or not 1 <= workers <= num_envs:
-        raise ValueError(f"num_workers must be an int in [1, num_envs={num_envs}], got {workers!r}")
     opts["num_workers"] = int(workers)
     # Each in-flight env's stepping thread only waits for its worker: a thread
     # per env lets every worker step its whole block per batch.
@@ -191,7 +196,8 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
         "step_timeout": float(opts["step_timeout"]),
         "idle_spin_us": float(spin),
     }
-    full, state_spec, action_spec = _envpool.make_spec(FAMILY, family_cfg)
+    with make_errors():
+        full, state_spec, action_spec = _envpool.make_spec(FAMILY, family_cfg)
     if full.get("batch_size") == 0:
         full["batch_size"] = full["num_envs"]
     for key in ("state_spec", "state_bounds", "action_spec", "action_bounds", "slot_bytes", "shm_name"):

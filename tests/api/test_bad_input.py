@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -39,15 +40,73 @@ def make(**config):  # noqa: ANN003, ANN201
     ],
 )
 def test_bad_config(config: dict, error: type, match: str) -> None:
-    with pytest.raises(error, match=match):
-        make(**config)
-    with pytest.raises(error, match=match):
-        envpool.make_spec("CartPole-v1", **config)
+    for call in (make, functools.partial(envpool.make_spec, "CartPole-v1")):
+        with pytest.raises(error, match=match) as raised:
+            call(**config)
+        # A bad value is a MakeError: a ValueError, and EnvPool 1.2.5's AssertionError.
+        assert isinstance(raised.value, envpool.MakeError) == (error is ValueError)
+        assert isinstance(raised.value, AssertionError) == (error is ValueError)
 
 
 def test_unknown_task_names_close_matches() -> None:
-    with pytest.raises(ValueError, match="CartPole-v1"):
+    with pytest.raises(envpool.MakeError, match="CartPole-v1"):
         envpool.make("Cartpole-v1", env_type="gymnasium")
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: envpool.make_gym("Combat-v5"), "unknown task id 'Combat-v5'"),
+        (lambda: envpool.make_gymnasium("NoSuchTask-v0"), "unknown task id"),
+        (lambda: envpool.make_dm("NoSuchTask-v0"), "unknown task id"),
+        (lambda: envpool.make_spec("NoSuchTask-v0"), "unknown task id"),
+        (lambda: envpool.make("CartPole-v1", env_type="gym3"), "env_type"),
+        (lambda: envpool.make_gym("CartPole-v1", num_envs=0), "num_envs"),
+        (lambda: envpool.make_dm("CartPole-v1", num_envs=2, batch_size=3), "batch_size"),
+        (lambda: envpool.make_gym("CartPole-v1", max_num_players=0), "max_num_players"),
+        (lambda: envpool.make_gym("CartPole-v1", num_envs=2, seed=[1, 2, 3]), "seed list has 3 entries for 2 envs"),
+        (lambda: envpool.make_gym("CartPole-v1", num_envs=2, seed=[1, 2], env_seed=[3, 4]), "env_seed"),
+        (lambda: envpool.make_gym("CartPole-v1", seed=-1), "seed must be in"),
+        (lambda: envpool.make_gym(["CartPole-v1", "CartPole-v1"]), "task ids repeat"),
+        (lambda: envpool.make_gym("CartPole-v1", num_envs=2, env_options=[{}]), "env_options has 1 entries"),
+        (lambda: envpool.make_gym("FrozenLake-v1", size=5), "size"),  # a family's own check
+    ],
+)
+def test_make_argument_errors_are_envpool_125s_assertion_errors(call, match: str) -> None:  # noqa: ANN001
+    """EnvPool 1.2.5 checks make's task id and arguments with ``assert`` (its make_test.py expects
+    AssertionError for an unknown id); here they are ValueErrors with a message, and both."""
+    with pytest.raises(AssertionError, match=match) as raised:
+        call()
+    assert isinstance(raised.value, ValueError) and type(raised.value) is envpool.MakeError
+
+
+def _counted_cartpole():  # noqa: ANN202
+    import gymnasium
+
+    _ENV_FN_CALLS.append(1)
+    return gymnasium.make("CartPole-v1")
+
+
+_ENV_FN_CALLS: list[int] = []
+
+
+@pytest.mark.parametrize(
+    ("config", "match"),
+    [
+        (dict(num_envs=0), "num_envs must be in"),
+        (dict(num_envs=2, batch_size=3), "batch_size must be in"),
+        (dict(num_envs=2, seed=-1), "seed must be in"),
+        (dict(num_envs=2, num_threads=-1), "num_threads must be in"),
+        (dict(num_envs=2, num_workers=3), "num_workers must be"),
+    ],
+)
+def test_python_env_pool_checks_the_engine_options_before_env_fn_runs(config: dict, match: str) -> None:
+    """The engine's checks run before the probe env is made: num_envs=0 is named as such (it read
+    as num_workers' range), and seed=-1 gets the engine's message, not the probe env's reset error."""
+    _ENV_FN_CALLS.clear()
+    with pytest.raises(envpool.MakeError, match=match):
+        envpool.make(_counted_cartpole, env_type="gymnasium", **config)
+    assert _ENV_FN_CALLS == []
 
 
 @pytest.mark.parametrize(
