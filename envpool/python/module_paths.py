@@ -16,6 +16,8 @@ import sys
 import types
 from collections.abc import Iterable, Sequence
 
+from envpool import registration
+
 # EnvPool's module -> the task table whose family it registers ("" for every table)
 PATHS = {
     "envpool.entry": "",
@@ -50,7 +52,53 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None  # the default module
 
     def exec_module(self, module: types.ModuleType) -> None:
-        module.__doc__ = f"EnvPool 1.2's {module.__name__}: empty, as `import envpool` registers every task."
+        module.__doc__ = (
+            f"EnvPool 1.2's {module.__name__}: registers nothing, as `import envpool` registers every "
+            "task; holds EnvPool's task list of the family, if it had one (of the tasks registered here)."
+        )
+        if module.__name__ in TASK_LISTS:
+            name, build = TASK_LISTS[module.__name__]
+            setattr(module, name, build())
+
+
+def _atari_game_list() -> list[str]:
+    """EnvPool's ``atari_game_list``: the games' snake_case ROM names."""
+    tasks = (registration.lookup(t) for t in registration.list_all_envs())
+    return [t.config["task"] for t in tasks if t.family == "Atari" and "task" in t.config]
+
+
+def _gym_mujoco_envs() -> list[tuple[str, tuple[str, ...], int]]:
+    """EnvPool's ``gym_mujoco_envs``: (task, its versions, max_episode_steps)."""
+    from envpool.tasks import mujoco
+
+    ids = set(registration.list_all_envs())
+    out = []
+    for task, steps, *_ in mujoco._TASKS:
+        versions = tuple(v for v in ("v2", "v3", "v4", "v5") if f"{task}-{v}" in ids)
+        if versions:
+            out.append((task, versions, steps))
+    return out
+
+
+def _dmc_mujoco_envs() -> list[tuple[str, str, int]]:
+    """EnvPool's ``dmc_mujoco_envs``: (domain, task, max_episode_steps), dm_control's names."""
+    from envpool.tasks import dmc
+
+    domains = {dmc.family_of(d): d for d in dmc._DOMAINS}
+    tasks = (registration.lookup(t) for t in registration.list_all_envs())
+    return [
+        (domains[t.family], t.config["task_name"], int(t.config.get("max_episode_steps", 0)))
+        for t in tasks
+        if t.family in domains
+    ]
+
+
+# EnvPool's module -> (its task list's name, the list from the tasks registered here)
+TASK_LISTS = {
+    "envpool.atari.registration": ("atari_game_list", _atari_game_list),
+    "envpool.mujoco.gym.registration": ("gym_mujoco_envs", _gym_mujoco_envs),
+    "envpool.mujoco.dmc.registration": ("dmc_mujoco_envs", _dmc_mujoco_envs),
+}
 
 
 def install(tables: Iterable[str]) -> None:

@@ -949,6 +949,42 @@ def test_envpool_125_module_paths_import() -> None:
     run_python(code)
 
 
+def test_envpool_125_task_lists() -> None:
+    """EnvPool 1.2.5's registration modules' task lists, which its own tests iterate (e.g.
+    mujoco_gym_deterministic_test.py: ``for task, versions, _ in reg.gym_mujoco_envs``), list the
+    tasks registered here, in EnvPool's shapes: ROM names; (task, versions, max_episode_steps);
+    (domain, task, max_episode_steps) with dm_control's names."""
+    code = """
+        import importlib
+        import envpool
+        from envpool import _envpool
+        from envpool.registration import lookup
+        tables = {meta["task_module"] for meta in _envpool.families().values()}
+        ids = envpool.list_all_envs()
+        if "envpool.tasks.atari" in tables:
+            games = importlib.import_module("envpool.atari.registration").atari_game_list
+            atari = [t for t in ids if lookup(t).family == "Atari"]
+            assert "pong" in games and "space_invaders" in games and len(games) == len(atari) > 100
+            assert {lookup(t).config["task"] for t in atari} == set(games)
+        if "envpool.tasks.mujoco" in tables:
+            gym = importlib.import_module("envpool.mujoco.gym.registration").gym_mujoco_envs
+            assert ("Ant", ("v3", "v4", "v5"), 1000) in gym and ("Reacher", ("v2", "v4", "v5"), 50) in gym
+            listed = {f"{task}-{v}" for task, versions, _ in gym for v in versions}
+            assert listed == {t for t in ids if t.split("-")[0] in {task for task, _, _ in gym}}
+            for task, versions, steps in gym:
+                assert all(envpool.make_spec(f"{task}-{v}").config["max_episode_steps"] == steps for v in versions)
+        if "envpool.tasks.dmc" in tables:
+            dmc = importlib.import_module("envpool.mujoco.dmc.registration").dmc_mujoco_envs
+            assert len(dmc) == 51 and ("ball_in_cup", "catch", 1000) in dmc and ("lqr", "lqr_2_1", 0) in dmc
+            assert ("humanoid_CMU", "run", 1000) in dmc
+            from envpool.tasks.dmc import task_id
+            for domain, task, steps in dmc:
+                assert envpool.make_spec(task_id(domain, task)).config["max_episode_steps"] == steps
+        assert not hasattr(importlib.import_module("envpool.box2d.registration"), "box2d_envs")
+    """
+    run_python(code)
+
+
 def test_autoreset_mode_accepts_gymnasium_enum() -> None:
     env = _make("gymnasium", autoreset_mode=AutoresetMode.SAME_STEP)
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
