@@ -64,7 +64,7 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 def _atari_game_list() -> list[str]:
     """EnvPool's ``atari_game_list``: the games' snake_case ROM names."""
     tasks = (registration.lookup(t) for t in registration.list_all_envs())
-    return [t.config["task"] for t in tasks if t.family == "Atari" and "task" in t.config]
+    return list(dict.fromkeys(t.config["task"] for t in tasks if t.family == "Atari" and "task" in t.config))
 
 
 def _gym_mujoco_envs() -> list[tuple[str, tuple[str, ...], int]]:

@@ -54,6 +54,12 @@ def task_id(game: str) -> str:
     return game.title().replace("_", "") + "-v5"
 
 
+def envpool_task_id(game: str) -> str:
+    """EnvPool 1.2.5's name of a game id, each piece capitalized: the same as :func:`task_id`'s
+    but for ``tic_tac_toe_3d`` (EnvPool's ``TicTacToe3d-v5``, ale-py's ``TicTacToe3D-v5``)."""
+    return "".join(piece.capitalize() for piece in game.split("_")) + "-v5"
+
+
 def _register_all() -> None:
     try:
         directory, games = rom_dir(), game_ids()
@@ -61,9 +67,8 @@ def _register_all() -> None:
         warnings.warn(f"Atari tasks not registered: ale-py is not importable ({e})", stacklevel=2)
         return
     for game in games:
-        register(
-            task_id(game), "Atari", python=_PYTHON, task=game, rom_dir=directory, render_fps=30
-        )  # ale-py's render_fps
+        for name in dict.fromkeys((task_id(game), envpool_task_id(game))):
+            register(name, "Atari", python=_PYTHON, task=game, rom_dir=directory, render_fps=30)  # ale-py's fps
 
 
 _register_all()

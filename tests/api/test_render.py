@@ -43,6 +43,36 @@ def test_atari_frames_equal_ale_py_screens() -> None:
 
 
 @atari
+def test_atari_tall_screen_frames_are_the_whole_screen() -> None:
+    """Adventure's screen is 250 rows: frames are all of it, as ale-py's (EnvPool 1.2.5's are its
+    top 210 rows)."""
+    pytest.importorskip("cv2")
+    from _atari_reference import reference_env
+
+    ref = reference_env("Adventure", frame_skip=4)
+    ref.reset(seed=4)
+    ours = envpool.make(
+        "Adventure-v5",
+        env_type="gymnasium",
+        num_envs=1,
+        seed=4,
+        noop_max=0,
+        use_fire_reset=False,
+        render_mode="rgb_array",
+    )
+    ours.reset()
+    below_210 = False
+    for t, a in enumerate(np.random.default_rng(0).integers(0, 18, 30)):
+        frame = ours.render()
+        assert frame.shape == (1, 250, 160, 3), frame.shape
+        np.testing.assert_array_equal(frame[0], ref.unwrapped.ale.getScreenRGB(), err_msg=f"step {t}")
+        below_210 |= bool(frame[0, 210:].any())
+        ours.step(np.array([a]))
+        ref.step(a)
+    assert below_210  # the rows EnvPool 1.2.5 leaves out hold part of the picture
+
+
+@atari
 def test_render_env_ids_and_metadata() -> None:
     envs = envpool.make("Pong-v5", env_type="gymnasium", num_envs=4, render_mode="rgb_array", render_env_ids=[3, 1])
     assert envs.metadata["render_modes"] == ["rgb_array"] and envs.metadata["render_fps"] == 30
