@@ -29,6 +29,37 @@ def _img_dir() -> str:
 
 _IMG = _img_dir()
 
+# Images each family's frames are drawn from (a frame reads more): gymnasium 1.4's
+# toy-text art, which earlier releases (1.2.2, the one ray[rllib] pins) do not ship.
+_ART = {
+    "FrozenLake": ("tile_ice.png", "tile_hole.png", "tile_ice_crack_a.png", "agent.png", "goal_flag.png"),
+    "CliffWalking": ("cliff_walking/tile_ground.png", "cliff_walking/tile_cliff_left.png", "cliff_walking/agent.png"),
+    "Taxi": ("taxi/background.png", "taxi/passenger.png", "taxi/marker_destination.png", "taxi/house.png"),
+    "Blackjack": ("blackjack/label_dealer.png", "blackjack/label_player.png", "blackjack/card_back.png"),
+}
+
+
+def _needs_art(family: str, then: Any = None) -> Any:
+    """A prepare hook (after ``then``'s) that refuses, at make, a rendering pool whose
+    ``img_dir`` lacks the family's images, rather than failing its first render()."""
+
+    def prepare(merged: dict[str, Any], user: dict[str, Any]) -> None:
+        if then is not None:
+            then(merged, user)
+        if user.get("render_mode") is None:
+            return
+        missing = [f for f in _ART[family] if not os.path.isfile(os.path.join(merged["img_dir"], f))]
+        if missing:
+            import gymnasium
+
+            raise RuntimeError(
+                f"{family} frames are drawn from gymnasium 1.4's toy-text images, and "
+                f"{os.path.join(merged['img_dir'], missing[0])} is missing (gymnasium {gymnasium.__version__} "
+                "is installed): pip install 'gymnasium>=1.4', or make the pool without render_mode"
+            )
+
+    return prepare
+
 
 def _prepare_frozen_lake(merged: dict[str, Any], user: dict[str, Any]) -> None:
     """gymnasium's desc (rows of tiles, None: map_name) and map_name (None with desc
@@ -65,7 +96,7 @@ def _prepare_frozen_lake(merged: dict[str, Any], user: dict[str, Any]) -> None:
         merged["map_name"] = ""
 
 
-_FROZEN = {"prepare": _prepare_frozen_lake, "img_dir": _IMG, "render_fps": 4}
+_FROZEN = {"prepare": _needs_art("FrozenLake", _prepare_frozen_lake), "img_dir": _IMG, "render_fps": 4}
 
 # gymnasium 1.4's ids (gymnasium/envs/__init__.py).
 register("FrozenLake-v1", "FrozenLake", map_name="4x4", max_episode_steps=100, reward_threshold=0.70, **_FROZEN)
@@ -86,11 +117,13 @@ _TAXI = {
     "reward_threshold": 8.0,
     "img_dir": _IMG,
     "render_fps": 4,
+    "prepare": _needs_art("Taxi"),
 }
 register("Taxi-v4", "Taxi", **_TAXI)
 # CliffWalking and Blackjack have no time limit in gymnasium (max_episode_steps=0: none).
-register("CliffWalking-v1", "CliffWalking", img_dir=_IMG, render_fps=4)
-register("CliffWalkingSlippery-v1", "CliffWalking", is_slippery=True, img_dir=_IMG, render_fps=4)
+_CLIFF = {"img_dir": _IMG, "render_fps": 4, "prepare": _needs_art("CliffWalking")}
+register("CliffWalking-v1", "CliffWalking", **_CLIFF)
+register("CliffWalkingSlippery-v1", "CliffWalking", is_slippery=True, **_CLIFF)
 
 
 def _check_tuple_obs(options: dict[str, Any]) -> None:
@@ -147,17 +180,18 @@ def _tuple_results(spec: Any, num_envs: int) -> Any:
 _BLACKJACK = PythonSide(
     defaults={"tuple_obs": False}, check=_check_tuple_obs, state_spec=_tuple_state_spec, results=_tuple_results
 )
-register("Blackjack-v1", "Blackjack", python=_BLACKJACK, sab=True, natural=False, img_dir=_IMG, render_fps=4)
+_BLACKJACK_ART = {"img_dir": _IMG, "render_fps": 4, "prepare": _needs_art("Blackjack")}
+register("Blackjack-v1", "Blackjack", python=_BLACKJACK, sab=True, natural=False, **_BLACKJACK_ART)
 
 # EnvPool 1.2.5's older ids: gymnasium documents Taxi v3 -> v4 as fixes to is_rainy and
 # fickle_passenger (both off by default) and CliffWalking v0 -> v1 as the added
 # is_slippery (off by default), so these run the current dynamics.
 register("Taxi-v3", "Taxi", **_TAXI)
-register("CliffWalking-v0", "CliffWalking", img_dir=_IMG, render_fps=4)
+register("CliffWalking-v0", "CliffWalking", **_CLIFF)
 # EnvPool 1.2.5's names for gymnasium's functional (JAX) tabular envs, which it runs as
 # CliffWalking-v1 and Blackjack-v1 (its aliases): so do we.
-register("tabular/CliffWalking-v0", "CliffWalking", img_dir=_IMG, render_fps=4)
-register("tabular/Blackjack-v0", "Blackjack", python=_BLACKJACK, sab=True, natural=False, img_dir=_IMG, render_fps=4)
+register("tabular/CliffWalking-v0", "CliffWalking", **_CLIFF)
+register("tabular/Blackjack-v0", "Blackjack", python=_BLACKJACK, sab=True, natural=False, **_BLACKJACK_ART)
 
 # EnvPool 1.2.5's own toy-text tasks, which gymnasium never had: gym 0.20's NChain-v0 and
 # bsuite's Catch (EnvPool's keywords height, width; no time limit: the ball lands).

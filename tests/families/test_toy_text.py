@@ -728,9 +728,30 @@ def test_render_errors_are_exceptions() -> None:
     env.reset()
     assert env.render().shape == (1, 376, 384, 3)
     env.close()
-    env = envpool.make("Taxi-v4", env_type="gymnasium", num_envs=1, render_mode="rgb_array", img_dir="/nonexistent")
+
+
+def test_missing_art_is_refused_at_make(tmp_path) -> None:  # noqa: ANN001
+    """gymnasium before 1.4 (1.2.2, ray[rllib]'s pin) has other toy-text images: a rendering pool
+    is refused at make, naming the file and the gymnasium installed; one that does not render runs."""
+    import shutil
+
+    import gymnasium
+
+    for task in ["FrozenLake-v1", "Taxi-v4", "CliffWalking-v1", "Blackjack-v1"]:
+        with pytest.raises(RuntimeError, match=f"{tmp_path}/.*png is missing \\(gymnasium {gymnasium.__version__}"):
+            envpool.make(task, env_type="gymnasium", num_envs=1, render_mode="rgb_array", img_dir=str(tmp_path))
+        env = envpool.make(task, env_type="gymnasium", num_envs=1, img_dir=str(tmp_path))
+        env.reset()
+        env.step(np.array([0], np.int32))
+        env.close()
+    # An image missing past those checked at make: render() raises, the pool stays usable.
+    art = tmp_path / "art"
+    shutil.copytree(os.path.join(os.path.dirname(gymnasium.__file__), "envs", "toy_text", "img"), art)
+    for png in (art / "taxi").glob("taxi_*.png"):
+        png.unlink()
+    env = envpool.make("Taxi-v4", env_type="gymnasium", num_envs=1, render_mode="rgb_array", img_dir=str(art))
     env.reset()
-    with pytest.raises(RuntimeError, match="cannot open /nonexistent"):
+    with pytest.raises(RuntimeError, match=f"cannot open {art}/taxi/taxi_"):
         env.render()
     env.step(np.array([0], np.int32))  # the pool stays usable
     env.close()
