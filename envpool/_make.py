@@ -34,7 +34,7 @@ def make(task_id: Any, env_type: str, **config: Any) -> Any:
 
     Raises:
         MakeError: a bad task id or argument (a ``ValueError``, and an ``AssertionError``
-            as EnvPool 1.2.5's were), before any env is made.
+            as EnvPool 1.2.5's were), before the pool makes its envs.
     """
     if env_type == "gymnasium":
         return make_gymnasium(task_id, **config)

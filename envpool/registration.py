@@ -15,7 +15,7 @@ from typing import Any
 
 class MakeError(ValueError, AssertionError):
     """A bad task id or ``make()`` argument (an unknown id, ``num_envs``, ``batch_size``,
-    ``seed``, ``env_type``, a task option's value, ...), raised before any env is made.
+    ``seed``, ``env_type``, a task option's value, ...), raised before the pool makes its envs.
 
     A ``ValueError``; also an ``AssertionError``, the type EnvPool 1.2.5 raised for these
     (its registry checks them with ``assert``), so code written for either catches it."""
