@@ -385,6 +385,20 @@ def test_unknown_key_rejected():
         envpool.make("Ant-v4", env_type="gymnasium", num_envs=1, include_cfrc_ext_in_observation=True)
 
 
+def test_registration_matches_gymnasiums() -> None:
+    """reward_threshold and max_episode_steps of every v4/v5 id are gymnasium's registration's
+    (EnvPool 1.2.5 gives Hopper 6000, Ant's; gymnasium 3800). The older ids, which gymnasium 1.4
+    registers without either, take their v4's."""
+    import gymnasium
+
+    for task in IDS:
+        ref = gymnasium.spec(task)
+        config = envpool.make_spec(task).config
+        assert config.get("reward_threshold") == ref.reward_threshold, task
+        assert config["max_episode_steps"] == ref.max_episode_steps, task
+    assert envpool.make_spec("Hopper-v3").config["reward_threshold"] == 3800.0
+
+
 def test_raw_ceiling_runs():
     # raw_ceiling takes the family config directly: pass the task's registered
     # config (it carries assets_dir) without the registry metadata.
