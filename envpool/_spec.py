@@ -56,7 +56,9 @@ def group_space(specs: list[ArraySpecTuple], prefix: str, as_tuple: bool = False
         return mine[""]
     if as_tuple:
         return spaces.Tuple(list(mine.values()))
-    return spaces.Dict(mine)
+    # Key-space pairs, not a dict, which gymnasium's Dict would sort: the space keeps the
+    # arrays' order (the task's), which the observations' dicts have too, as in EnvPool.
+    return spaces.Dict(list(mine.items()))
 
 
 class Config(dict):

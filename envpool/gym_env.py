@@ -55,7 +55,7 @@ def _convert_space(space: gymnasium_spaces.Space, gym: Any) -> Any:
     if isinstance(space, gymnasium_spaces.Box):
         return s.Box(low=space.low, high=space.high, shape=space.shape, dtype=space.dtype)
     if isinstance(space, gymnasium_spaces.Dict):
-        return s.Dict({k: _convert_space(v, gym) for k, v in space.spaces.items()})
+        return s.Dict([(k, _convert_space(v, gym)) for k, v in space.spaces.items()])  # in its order
     if isinstance(space, gymnasium_spaces.Tuple):
         return s.Tuple([_convert_space(v, gym) for v in space.spaces])
     if isinstance(space, gymnasium_spaces.MultiBinary):

@@ -133,6 +133,7 @@ def test_specs(domain, task):
     ref = env.observation_spec()
     names = [s[0][4:] for s in spec.state_spec if s[0].startswith("obs:")]
     assert names == list(ref)  # dm_control's order
+    assert list(spec.observation_space.keys()) == list(ref)  # the gymnasium Dict's too (not sorted)
     for k, r in ref.items():
         assert getattr(obs, k).shape == r.shape, k
         assert getattr(obs, k).dtype == r.dtype, k
@@ -338,6 +339,19 @@ def test_max_episode_steps_alone_sets_the_episode_length():
         ts = env.step(np.zeros((1, 1)))
         assert ts.last()[0] == (t == 1199), t
     assert ts.discount[0] == 1.0
+
+
+def test_dict_spaces_keep_dm_controls_order() -> None:
+    """The observation space's keys and each observation dict's come in dm_control's order, as in
+    EnvPool 1.2.5 (a plain dict would have made gymnasium's Dict sort them: height first)."""
+    order = ["orientations", "height", "velocity"]
+    for env_type in ("gymnasium", "gym"):
+        env = envpool.make("WalkerWalk-v1", env_type=env_type, num_envs=2)
+        space = env.single_observation_space if env_type == "gymnasium" else env.observation_space
+        obs = env.reset()[0]
+        assert list(space.keys()) == order and list(obs.keys()) == order, env_type
+        assert list(env.step(np.zeros((2, 6)))[0].keys()) == order
+        env.close()
 
 
 def test_options_match_dm_control():
