@@ -28,7 +28,8 @@ _task_modules = [m for m in dict.fromkeys(meta["task_module"] for meta in _envpo
 for _module in _task_modules:
     importlib.import_module(_module)
 
-# EnvPool 1.2's import paths: envpool.<family>.registration (empty modules) and
+# EnvPool 1.2's import paths: envpool.<family>.registration (registering nothing; three hold
+# EnvPool's task lists) and
 # envpool.registration.make* (python/module_paths.py).
 _module_paths.install(_task_modules)
 for _name in ("make", "make_gym", "make_dm", "make_gymnasium", "make_spec"):

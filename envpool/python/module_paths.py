@@ -1,9 +1,10 @@
 """EnvPool 1.2's per-family module paths (``envpool.box2d.registration``, ...,
 ``envpool.entry``), which EnvPool's own tests and code written for it import to
 register a family's tasks. ``import envpool`` has registered every task, so each
-imports as an empty module, found by :class:`Finder` (appended to ``sys.meta_path``,
-after the package's real modules); a path whose family is not compiled in is not
-found. EnvPool's ``envpool.registration.make``/``make_gym``/``make_dm``/
+imports as a module that registers nothing, found by :class:`Finder` (appended to
+``sys.meta_path``, after the package's real modules); a path whose family is not
+compiled in is not found. Three hold EnvPool's task list of their family, of the tasks
+registered here (TASK_LISTS). EnvPool's ``envpool.registration.make``/``make_gym``/``make_dm``/
 ``make_gymnasium``/``make_spec`` are set on our registry module by ``envpool``'s
 ``__init__`` (the registry itself imports nothing of the package)."""
 

@@ -914,8 +914,8 @@ def test_gym_and_gymnasium_pools_are_env_and_vector_env(env_type: str) -> None:
 
 
 def test_envpool_125_module_paths_import() -> None:
-    """EnvPool 1.2's tests and code import envpool.<family>.registration (empty here: import
-    envpool registers every task) and envpool.registration's make functions."""
+    """EnvPool 1.2's tests and code import envpool.<family>.registration (registering nothing
+    here: import envpool registers every task) and envpool.registration's make functions."""
     code = """
         import importlib, sys
         from envpool.registration import make, make_dm, make_gym, make_gymnasium, make_spec

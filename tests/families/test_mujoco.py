@@ -397,6 +397,11 @@ def test_registration_matches_gymnasiums() -> None:
         assert config.get("reward_threshold") == ref.reward_threshold, task
         assert config["max_episode_steps"] == ref.max_episode_steps, task
     assert envpool.make_spec("Hopper-v3").config["reward_threshold"] == 3800.0
+    for task in tasks("mujoco"):
+        if family(task) != task:  # an older id, on its v4's family
+            ours, v4 = envpool.make_spec(task).config, envpool.make_spec(family(task)).config
+            assert ours.get("reward_threshold") == v4.get("reward_threshold"), task
+            assert ours["max_episode_steps"] == v4["max_episode_steps"], task
 
 
 def test_raw_ceiling_runs():
