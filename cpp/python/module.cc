@@ -38,7 +38,7 @@ py::tuple MakeSpec(const std::string& family_name, const py::dict& user_config) 
 }
 
 double RawCeiling(const std::string& family_name, const py::dict& user_config, int num_threads, double seconds,
-                  int num_envs) {
+                  int num_envs, bool sync_calls) {
   const envpool::Family& family = GetFamily(family_name);
   if (!family.make_raw_stepper) throw py::value_error("family '" + family_name + "' has no raw ceiling");
   if (num_threads < 1) throw py::value_error("num_threads must be >= 1");
@@ -46,7 +46,8 @@ double RawCeiling(const std::string& family_name, const py::dict& user_config, i
     throw py::value_error("num_envs must be 0 (one env per thread) or >= num_threads");
   Config c = BuildConfig(family, user_config);
   py::gil_scoped_release release;
-  return envpool::RawCeiling(family, c, num_threads, seconds, static_cast<uint64_t>(c.Get<int64_t>("seed")), num_envs);
+  return envpool::RawCeiling(family, c, num_threads, seconds, static_cast<uint64_t>(c.Get<int64_t>("seed")), num_envs,
+                             sync_calls);
 }
 
 }  // namespace
@@ -80,9 +81,10 @@ PYBIND11_MODULE(_envpool, m) {
         "The engine's checks of the engine keys of options (num_envs, batch_size, seed, ...): its "
         "TypeError/ValueError, before any env is made");
   m.def("raw_ceiling", &RawCeiling, py::arg("family"), py::arg("config"), py::arg("num_threads"), py::arg("seconds"),
-        py::arg("num_envs") = 0,
+        py::arg("num_envs") = 0, py::arg("sync_calls") = false,
         "Steps/s of the bare emulator/simulator, no engine: one env per thread, or with num_envs, each thread "
-        "stepping its block of num_envs envs in turn");
+        "stepping its block of num_envs envs in turn; with sync_calls, in calls of every env once (each thread "
+        "its block first, then any env not yet begun), none begun before the last step of the one before");
 
   RegisterChecks(m);
   // load_families(): family modules built against the SDK (envpool.cpp_extension).

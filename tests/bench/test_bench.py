@@ -373,6 +373,9 @@ REASONS = [
     ("raw-envs", "Pong-v5", ASYNC, (), None),
     ("raw-envs", "CartPole-v1", SYNC, (), "family 'CartPole' has no raw ceiling"),
     ("raw-envs", "HalfCheetah-v4", SYNC, (), "no rendering", {"from_pixels": True}),
+    ("raw-sync", "HalfCheetah-v4", SYNC, (), None),
+    ("raw-sync", "Pong-v5", ASYNC, (), "sync calls only (batch_size == num_envs)"),
+    ("raw-sync", "CartPole-v1", SYNC, (), "family 'CartPole' has no raw ceiling"),
     ("dm-control", "WalkerWalk-v1", SYNC, (), None),
     ("dm-control", "WalkerWalk-v1", ASYNC, (), "no batch_size < num_envs mode"),
     ("dm-control", "WalkerWalk-v1", SYNC, ("dm_control",), "dm_control not installed"),
@@ -667,7 +670,8 @@ def _check_schema(rep: dict) -> None:
 
 @pytest.mark.slow  # ~15 s; test_throughput_preset and the engine tests below stay fast
 def test_envpool_and_raw_engines_run(tmp_path):
-    """A real short run of the envpool, raw and raw-envs engines (sync and async), piped: plain text."""
+    """A real short run of the envpool, raw, raw-envs and raw-sync engines (sync and async), piped: plain
+    text."""
     tasks = [t for t in ("Pong-v5", "HalfCheetah-v4") if _has(t)]
     if not tasks:
         pytest.skip("neither Atari nor MuJoCo is built")
@@ -687,6 +691,7 @@ def test_envpool_and_raw_engines_run(tmp_path):
         "envpool",
         "raw",
         "raw-envs",
+        "raw-sync",
         "--json",
         str(out_json),
         "-s",
@@ -710,6 +715,9 @@ def test_envpool_and_raw_engines_run(tmp_path):
                 assert r["ratio_to_baseline"]["median"] > 0 and len(r["ratio_to_baseline"]["per_round"]) == 2
         assert rows[(task, 1, "envpool")]["us_per_call"]["median"] > 0
         assert rows[(task, 4, "envpool")]["mode"] == "async"
+        sync_ceiling = rows[(task, 1, "raw-sync")]
+        assert sync_ceiling["status"] == "ok" and sync_ceiling["steps_per_s"]["median"] > 0
+        assert rows[(task, 4, "raw-sync")]["status"] == "n/a"
     assert rows[("CartPole-v1", 1, "raw")]["status"] == "n/a"
     assert rows[("CartPole-v1", 4, "raw-envs")]["status"] == "n/a"
     assert "raw on CartPole-v1: family 'CartPole' has no raw ceiling" in p.stdout

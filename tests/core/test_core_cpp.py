@@ -45,6 +45,7 @@ def test_core_stress(tmp_path: Path) -> None:
         "env errors ok",
         "ring claims ok",
         "register family ok",
+        "raw sync calls ok",
         "all ok",
     ):
         assert part in out

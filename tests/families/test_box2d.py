@@ -445,13 +445,16 @@ def test_bipedal_walker_initial_state_distribution() -> None:
 
 
 def test_raw_ceiling_over_a_block_of_envs_per_thread() -> None:
-    """raw_ceiling(num_envs=N): each thread steps its block of the N envs (uneven blocks too); fewer envs
-    than threads is refused, naming the keyword."""
+    """raw_ceiling(num_envs=N): each thread steps its block of the N envs (uneven blocks too), also in sync
+    calls (tests/core/cpp/test_core.cc checks their order); fewer envs than threads is refused, naming the
+    keyword."""
     from envpool import _envpool
 
     for family in ("LunarLander", "BipedalWalker"):
-        assert _envpool.raw_ceiling(family, {}, 2, 0.05, num_envs=5) > 0
-        assert _envpool.raw_ceiling(family, {}, 1, 0.05, num_envs=3) > 0
+        for sync_calls in (False, True):
+            assert _envpool.raw_ceiling(family, {}, 2, 0.05, num_envs=5, sync_calls=sync_calls) > 0
+            assert _envpool.raw_ceiling(family, {}, 1, 0.05, num_envs=3, sync_calls=sync_calls) > 0
+        assert _envpool.raw_ceiling(family, {}, 2, 0.05, sync_calls=True) > 0  # one env per thread
     for bad in (1, -1):
         with pytest.raises(ValueError, match=r"num_envs must be 0 \(one env per thread\) or >= num_threads"):
             _envpool.raw_ceiling("LunarLander", {}, 2, 0.05, num_envs=bad)

@@ -27,15 +27,17 @@ def run(spec: dict) -> dict:
     return measure(spec)
 
 
-def measure(spec: dict, num_envs: int = 0) -> dict:
-    """``raw_ceiling`` over the case's threads: one env each, or ``num_envs`` envs in blocks (``raw-envs``)."""
+def measure(spec: dict, num_envs: int = 0, sync_calls: bool = False) -> dict:
+    """``raw_ceiling`` over the case's threads: one env each, or ``num_envs`` envs in blocks (``raw-envs``),
+    stepped in sync calls with ``sync_calls`` (``raw-sync``)."""
     from envpool import _envpool
 
     family, config, threads = spec["family"], spec["config"], spec["num_threads"]
+    kw = {"num_envs": num_envs, "sync_calls": sync_calls}
     try:
         if spec["warmup"] > 0:
-            _envpool.raw_ceiling(family, config, threads, spec["warmup"], num_envs=num_envs)
-        sps = _envpool.raw_ceiling(family, config, threads, spec["seconds"], num_envs=num_envs)
+            _envpool.raw_ceiling(family, config, threads, spec["warmup"], **kw)
+        sps = _envpool.raw_ceiling(family, config, threads, spec["seconds"], **kw)
     except ValueError as e:
         raise _common.Unavailable(str(e)) from None
     return {

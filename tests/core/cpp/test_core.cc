@@ -16,6 +16,7 @@
 #include "cpp/core/action_queue.h"
 #include "cpp/core/futex.h"
 #include "cpp/core/pool.h"
+#include "cpp/core/raw_ceiling.h"
 #include "cpp/core/ring.h"
 
 using namespace envpool;
@@ -725,6 +726,39 @@ void TestRegisterFamily() {
   std::puts("register family ok");
 }
 
+// RawCeiling's sync calls: every env steps once a call, never on two
+// threads at once, and none before the last step of the call before;
+// the run ends after a whole call (uneven blocks, more threads than envs'
+// blocks of equal size, more threads than cores).
+void TestRawSyncCalls(int threads, int envs) {
+  struct Counts {
+    std::vector<std::atomic<int>> steps, busy;
+    std::atomic<int> completed{0};
+    explicit Counts(int n) : steps(n), busy(n) {}
+  };
+  auto counts = std::make_shared<Counts>(envs);
+  Family fam = CountingFamily();
+  fam.make_raw_stepper = [counts, envs](const Config&, uint64_t seed) -> std::function<void()> {
+    const int e = static_cast<int>(seed);
+    auto rng = std::make_shared<std::mt19937>(e);
+    return [counts, envs, e, rng] {
+      const int call = counts->steps[e].load();
+      CHECK(counts->busy[e].exchange(1) == 0);
+      CHECK(counts->completed.load() >= call * envs);
+      MaybeYield(*rng);
+      counts->steps[e].store(call + 1);
+      counts->busy[e].store(0);
+      counts->completed.fetch_add(1);
+    };
+  };
+  const double rate = RawCeiling(fam, Config{}, threads, 0.05, 0, envs, /*sync_calls=*/true);
+  CHECK(rate > 0);
+  const int calls = counts->steps[0].load();
+  CHECK(calls > 0);
+  for (int e = 0; e < envs; ++e) CHECK(counts->steps[e].load() == calls);
+  CHECK(counts->completed.load() == calls * envs);
+}
+
 int main() {
   TestKeyChecks();
   std::setvbuf(stdout, nullptr, _IONBF, 0);
@@ -751,6 +785,11 @@ int main() {
   TestWhereCallsStep();
   TestRingClaims();
   TestRegisterFamily();
+  TestRawSyncCalls(2, 8);
+  TestRawSyncCalls(2, 5);
+  TestRawSyncCalls(3, 4);
+  TestRawSyncCalls(1, 3);
+  std::puts("raw sync calls ok");
   std::puts("all ok");
   std::fflush(stdout);
   return 0;
