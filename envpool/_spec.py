@@ -42,8 +42,8 @@ def to_space(spec: ArraySpecTuple) -> spaces.Space:
     dtype = np.dtype(dtype_name)
     if is_discrete(spec):
         return spaces.Discrete(int(high[0] - low[0] + 1), start=int(low[0]))
-    if dtype == np.bool_:
-        return spaces.MultiBinary(shape if shape else 1)
+    if dtype == np.bool_:  # n as gymnasium's own MultiBinary(3) has it, which its == compares
+        return spaces.MultiBinary(int(shape[0]) if len(shape) == 1 else (tuple(shape) or 1))
     return spaces.Box(bounds(low, shape, dtype), bounds(high, shape, dtype), shape=shape, dtype=dtype)
 
 

@@ -76,6 +76,23 @@ def make_dict_env(render_mode: str | None = None) -> DictEnv:
     return DictEnv(render_mode)
 
 
+class BinaryActionEnv(gymnasium.Env):
+    """A MultiBinary action, checked against the space in the worker: the observation is the
+    last action as a number in base 2."""
+
+    def __init__(self) -> None:
+        self.observation_space = spaces.Discrete(8)
+        self.action_space = spaces.MultiBinary(3)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        super().reset(seed=seed)
+        return 0, {}
+
+    def step(self, action: np.ndarray) -> Any:
+        assert self.action_space.contains(action), action
+        return int(action @ [4, 2, 1]), 0.0, False, False, {}
+
+
 class FaultyEnv(gymnasium.Env):
     """CartPole-like spaces; its step misbehaves on command: action 2 raises a custom
     exception, 3 a ValueError, 4 os._exit(3), 5 SIGKILLs itself, 6 segfaults, 7 hangs,

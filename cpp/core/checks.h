@@ -112,10 +112,12 @@ inline std::string DictActionKeys(const std::vector<ArraySpec>& specs) {
 inline std::string DictActionMissing(const std::string& key) { return "action dict is missing key '" + key + "'"; }
 
 // Whether values of NumPy dtype kind `kind` ('i', 'u', 'f', 'b', ...) may be
-// cast to the key's dtype: integers to any, floats to floats only.
+// cast to the key's dtype: bools (as 0 and 1, which EnvPool 1.2.5 takes
+// too, and a MultiBinary action's own dtype) and integers to any, floats
+// to floats only.
 inline bool Castable(char kind, DType to) {
   const bool to_float = to == DType::kFloat32 || to == DType::kFloat64;
-  return kind == 'i' || kind == 'u' || (to_float && kind == 'f');
+  return kind == 'b' || kind == 'i' || kind == 'u' || (to_float && kind == 'f');
 }
 inline std::string CannotCast(const ArraySpec& spec, const std::string& dtype) {
   return ActionLabel(spec.name) + " has dtype " + dtype + ", which cannot be cast to " + DTypeName(spec.dtype);

@@ -253,24 +253,20 @@ const char* ConvertAction(const Bound& b, std::size_t k, const ffi::AnyBuffer& a
   const char* result = static_cast<const char*>(a.untyped_data());
   const bool known = VisitType(a.element_type(), [&](auto* tag) {
     using S = Elem<decltype(tag)>;
-    if constexpr (std::is_same_v<S, bool>) {
-      throw std::invalid_argument(envpool::checks::CannotCast(spec, TypeName(a.element_type())));
-    } else {
-      const S* p = static_cast<const S*>(a.untyped_data());
-      if constexpr (std::is_floating_point_v<S>) {
-        if (!to_float) throw std::invalid_argument(envpool::checks::CannotCast(spec, TypeName(a.element_type())));
-      } else {
-        if (b.discrete[k]) envpool::checks::CheckActionRange(spec, p, count);
-      }
-      if (a.element_type() == FfiType(spec.dtype)) return;
-      store.resize(count * envpool::DTypeSize(spec.dtype));
-      VisitType(FfiType(spec.dtype), [&](auto* dtag) {
-        using D = Elem<decltype(dtag)>;
-        D* q = reinterpret_cast<D*>(store.data());
-        for (size_t i = 0; i < count; ++i) q[i] = static_cast<D>(p[i]);
-      });
-      result = store.data();
+    const S* p = static_cast<const S*>(a.untyped_data());
+    if constexpr (std::is_floating_point_v<S>) {
+      if (!to_float) throw std::invalid_argument(envpool::checks::CannotCast(spec, TypeName(a.element_type())));
+    } else {  // integers and bools (0 and 1), as the binding takes them
+      if (b.discrete[k]) envpool::checks::CheckActionRange(spec, p, count);
     }
+    if (a.element_type() == FfiType(spec.dtype)) return;
+    store.resize(count * envpool::DTypeSize(spec.dtype));
+    VisitType(FfiType(spec.dtype), [&](auto* dtag) {
+      using D = Elem<decltype(dtag)>;
+      D* q = reinterpret_cast<D*>(store.data());
+      for (size_t i = 0; i < count; ++i) q[i] = static_cast<D>(p[i]);
+    });
+    result = store.data();
   });
   if (!known) throw std::invalid_argument(envpool::ActionLabel(spec.name) + " has an unsupported dtype");
   return result;

@@ -288,6 +288,19 @@ def test_dict_env_spaces_and_info() -> None:
     pool.close()
 
 
+def test_multi_binary_actions_as_bools_or_ints() -> None:
+    """A MultiBinary action space's pool array is bool: bool actions are its own dtype, ints its
+    values; either reaches the env as an action of its space (int8)."""
+    pool = envpool.make(_py_envs.BinaryActionEnv, env_type="gymnasium", num_envs=2, num_workers=1)
+    assert pool.single_action_space == spaces.MultiBinary(3)
+    pool.reset()
+    for a in ([[True, False, True], [False, True, True]], [[0, 0, 1], [1, 1, 0]]):
+        for dtype in (bool, np.int8, np.int64):
+            obs = pool.step(np.array(a, dtype))[0]
+            np.testing.assert_array_equal(obs, np.array(a, np.int64) @ [4, 2, 1])
+    pool.close()
+
+
 def test_same_seeds_whatever_the_scheduling() -> None:
     def run(**kw: Any) -> list[np.ndarray]:
         pool = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=4, seed=11, **kw)

@@ -342,6 +342,23 @@ def test_eager_calls_mix_with_python_calls() -> None:
     pool.close()
 
 
+def test_bool_actions_step_as_zero_and_one() -> None:
+    """As the binding (and EnvPool 1.2.5) takes them: CartPole's discrete and Pendulum's float actions."""
+    for task in ("CartPole-v1", "Pendulum-v1"):
+        ref, pool = (_make(task, "gymnasium", num_envs=4, seed=5) for _ in range(2))
+        handle, _, _, step = pool.xla()
+        jstep = jax.jit(step)
+        ref.reset()
+        pool.reset()
+        shape = (4,) if task == "CartPole-v1" else (4, 1)
+        for t, a in enumerate(np.random.default_rng(0).integers(0, 2, (10, *shape)).astype(bool)):
+            expected = ref.step(a.astype(ref.action_space.dtype))
+            handle, got = jstep(handle, jnp.asarray(a))
+            _assert_same_result(expected, got, f"{task} step {t}")
+        ref.close()
+        pool.close()
+
+
 def test_handle_is_a_jax_array_and_each_call_returns_a_new_one() -> None:
     pool = _make("CartPole-v1", "gymnasium", num_envs=2, seed=0)
     handle, recv, send, step = pool.xla()
@@ -554,7 +571,7 @@ def test_trace_time_errors_match_python_messages() -> None:
         np.zeros(3, np.int32),  # wrong batch
         np.zeros((4, 2), np.int32),  # wrong rank
         np.zeros(4, np.float32),  # float for a discrete action
-        np.zeros(4, bool),
+        np.zeros(4, np.complex64),
         {"action": np.zeros(4, np.int32), "other": np.zeros(4, np.int32)},  # a dict for an array action
     ]
     for bad in cases:
