@@ -96,11 +96,13 @@ class BinaryActionEnv(gymnasium.Env):
 class FaultyEnv(gymnasium.Env):
     """CartPole-like spaces; its step misbehaves on command: action 2 raises a custom
     exception, 3 a ValueError, 4 os._exit(3), 5 SIGKILLs itself, 6 segfaults, 7 hangs,
-    8 raises an exception that cannot be pickled. obs: steps since reset, the worker's
-    pid, a number drawn from the env's generator at reset (which seed it had)."""
+    8 raises an exception that cannot be pickled; it returns gym 0.21's 4-tuple on 9, a None
+    reward on 10, an array `terminated` on 11, an observation of 4 values on 12, a reward
+    array of shape (1,) on 13. obs: steps since reset, the worker's pid, a number drawn from
+    the env's generator at reset (which seed it had)."""
 
     observation_space = spaces.Box(-1e9, 1e9, (3,), np.float64)
-    action_space = spaces.Discrete(9)
+    action_space = spaces.Discrete(14)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         super().reset(seed=seed)
@@ -128,7 +130,33 @@ class FaultyEnv(gymnasium.Env):
             e.lock = threading.Lock()
             raise e
         self.t += 1
-        return np.array([float(self.t), float(os.getpid()), self.draw]), 1.0, False, False, {}
+        obs = np.array([float(self.t), float(os.getpid()), self.draw])
+        if action == 9:
+            return obs, 1.0, False, {}
+        if action == 10:
+            return obs, None, False, False, {}
+        if action == 11:
+            return obs, 1.0, np.array([True, False]), False, {}
+        if action == 12:
+            return np.append(obs, 0.0), 1.0, False, False, {}
+        if action == 13:
+            return obs, np.array([1.0]), False, False, {}
+        return obs, 1.0, False, False, {}
+
+
+class FaultyDictEnv(FaultyEnv):
+    """A FaultyEnv whose observation is a Dict ({"x": FaultyEnv's}), which the workers'
+    Python path writes (FaultyEnv's plain one goes through their C++ path)."""
+
+    observation_space = spaces.Dict({"x": FaultyEnv.observation_space})
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        obs, info = super().reset(seed=seed, options=options)
+        return {"x": obs}, info
+
+    def step(self, action: int) -> Any:
+        result = super().step(action)
+        return ({"x": result[0]}, *result[1:])
 
 
 class RenderingFaultyEnv(FaultyEnv):

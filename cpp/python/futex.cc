@@ -80,8 +80,12 @@ uint32_t FastStepOnce(char* base, char* slot, std::size_t k, const FastStep& f) 
   py::object action =
       f.action_kind != 0 ? ReadInt(base + f.action_off[k], f.action_kind, f.action_size) : f.action_reader(k);
   py::object result = f.step[k](action);
-  if (!PyTuple_Check(result.ptr()) || PyTuple_GET_SIZE(result.ptr()) != 5)
-    throw py::value_error("step() must return (obs, reward, terminated, truncated, info)");
+  if (!PyTuple_Check(result.ptr()) || PyTuple_GET_SIZE(result.ptr()) != 5) {
+    // Raised as a Python exception, so that the serving loop reports it as
+    // the env's (a C++ one would end the worker process).
+    PyErr_SetString(PyExc_ValueError, "step() must return (obs, reward, terminated, truncated, info)");
+    throw py::error_already_set();
+  }
   py::tuple r = py::reinterpret_borrow<py::tuple>(result);
   py::handle obs = r[0];
   bool copied = false;
@@ -180,7 +184,10 @@ static void RegisterServeSlots(py::module_& m) {
                 status = FastStepOnce(base, s, best, *f);
               } catch (py::error_already_set& e) {
                 if (!e.matches(PyExc_Exception)) throw;  // SystemExit, KeyboardInterrupt: the worker ends
-                status = fail(best, best_req, e.value(), e.trace()).cast<uint32_t>();
+                // An error set by the C API (a reward float() refuses) has no
+                // traceback: None, as a null object cannot be passed.
+                py::object tb = e.trace() ? e.trace() : py::none();
+                status = fail(best, best_req, e.value(), tb).cast<uint32_t>();
               }
             } else {
               status = handle(best, best_req).cast<uint32_t>();

@@ -225,9 +225,15 @@ def _serve(
                     action = readers[0](views[0])
                 else:
                     action = _nest(actions, [r(v) for r, v in zip(readers, views)], action_space)
-                obs, reward, terminated, truncated, info = env.step(action)
+                result = env.step(action)
+                # The same checks and messages as the C++ serving path's (futex.cc).
+                if type(result) is not tuple or len(result) != 5:
+                    raise ValueError("step() must return (obs, reward, terminated, truncated, info)")
+                obs, reward, terminated, truncated, info = result
+                if reward is None or isinstance(reward, (str, bytes)):
+                    raise TypeError(f"must be real number, not {type(reward).__name__}")
                 write_state(k, obs, info)
-                rewards[k] = reward
+                rewards[k] = float(reward)
                 flags[k, 0] = bool(terminated)
                 flags[k, 1] = bool(truncated)
             elif cmd == RESET:

@@ -73,6 +73,58 @@ def test_env_exception_keeps_its_type() -> None:
     pool.close()
 
 
+@pytest.mark.parametrize(
+    ("action", "error", "match"),
+    [
+        (9, ValueError, r"step\(\) must return \(obs, reward, terminated, truncated, info\)"),
+        (10, TypeError, "must be real number, not NoneType"),
+        (11, ValueError, "truth value of an array"),
+        (12, ValueError, r"could not broadcast input array from shape \(4,\) into shape \(3,\)"),
+        (13, TypeError, "only 0-dimensional arrays can be converted to Python scalars"),
+    ],
+)
+@pytest.mark.parametrize("env", [_py_envs.FaultyEnv, _py_envs.FaultyDictEnv])
+def test_a_bad_step_return_is_the_envs_error_and_its_worker_lives(env, action: int, error: type, match: str) -> None:  # noqa: ANN001
+    """What the step returns is converted in the worker's serving loop (C++ for a plain
+    observation, Python for a Dict one, with the same messages): an error there is reported as
+    the env's, as one its step raised. In the C++ loop it ended the worker process when it came
+    from the C API (no traceback) or was a C++ exception; in Python a None reward was a NaN."""
+    if action == 13:
+        try:
+            float(np.array([1.0]))
+            pytest.skip("this NumPy makes a float of an array of shape (1,) (NumPy 2.4 refuses)")
+        except TypeError:
+            pass
+    pool = envpool.make(env, env_type="gymnasium", num_envs=4, num_workers=2)
+    obs, _ = pool.reset()
+    if isinstance(obs, dict):
+        pool = _DictObs(pool)
+        obs = obs["x"]
+    pids = obs[:, 1].tolist()
+    with pytest.raises(error, match=match) as err:
+        pool.step(np.array([0, action, 0, 0], np.int32))
+    assert err.value.failed_env_ids.tolist() == [1]
+    assert any("env 1 failed" in n for n in err.value.__notes__) and not any("died" in n for n in err.value.__notes__)
+    obs, *_ = pool.step(np.zeros(4, np.int32))
+    assert obs[:, 1].tolist() == pids  # the same worker processes
+    assert obs[:, 0].tolist() == [2.0, 0.0, 2.0, 2.0]  # the failed env was reset
+    pool.close()
+
+
+class _DictObs:
+    """A pool of FaultyDictEnv read as one of FaultyEnv: its observations' "x"."""
+
+    def __init__(self, pool) -> None:  # noqa: ANN001
+        self.pool = pool
+
+    def step(self, action: np.ndarray) -> tuple:
+        obs, *rest = self.pool.step(action)
+        return (obs["x"], *rest)
+
+    def close(self) -> None:
+        self.pool.close()
+
+
 def test_env_exception_async() -> None:
     pool = make(batch_size=2)
     pool.async_reset()
