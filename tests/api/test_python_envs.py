@@ -288,6 +288,14 @@ def test_dict_env_spaces_and_info() -> None:
     pool.close()
 
 
+def test_async_vector_envs_env_access_is_not_offered() -> None:
+    """docs/python_envs.md: AsyncVectorEnv's call/get_attr/set_attr are not a pool's."""
+    pool = envpool.make(_py_envs.BinaryActionEnv, env_type="gymnasium", num_envs=2, num_workers=1)
+    for name in ("call", "get_attr", "set_attr"):
+        assert not hasattr(pool, name) and hasattr(gymnasium.vector.AsyncVectorEnv, name)
+    pool.close()
+
+
 def test_multi_binary_actions_as_bools_or_ints() -> None:
     """A MultiBinary action space's pool array is bool: bool actions are its own dtype, ints its
     values; either reaches the env as an action of its space (int8)."""
