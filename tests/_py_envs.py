@@ -178,6 +178,14 @@ class RenderRaisingEnv(RenderingFaultyEnv):
         return super().render()
 
 
+class RenderNoneEnv(RenderingFaultyEnv):
+    """A RenderingFaultyEnv whose render returns None after its first step (as an env made
+    without render_mode does)."""
+
+    def render(self) -> np.ndarray | None:
+        return None if self.t == 1 else super().render()
+
+
 class EnvBoom(Exception):
     """A custom exception type (picklable, two arguments)."""
 

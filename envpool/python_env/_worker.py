@@ -241,7 +241,10 @@ def _serve(
                 obs, info = env.reset(seed=seed)
                 write_state(k, obs, info)
             elif cmd == RENDER:
-                render_views[k][...] = env.render()
+                frame = env.render()
+                if frame is None:
+                    raise TypeError("render() returned None, not an rgb_array frame")
+                render_views[k][...] = frame
         except Exception as e:  # noqa: BLE001 - reported through the slot
             return fail(k, req, e)
         return OK

@@ -222,6 +222,19 @@ def test_a_workers_death_is_not_taken_for_an_earlier_error_of_the_env() -> None:
     pool.close()
 
 
+def test_a_render_of_none_is_the_envs_type_error() -> None:
+    pool = envpool.make(
+        _py_envs.RenderNoneEnv, env_type="gymnasium", num_envs=2, num_workers=1, render_mode="rgb_array"
+    )
+    pool.reset()
+    pool.step(np.zeros(2, np.int32))
+    with pytest.raises(TypeError, match=r"render\(\) returned None, not an rgb_array frame"):
+        pool.render(env_ids=[1])
+    pool.step(np.zeros(2, np.int32))
+    assert pool.render(env_ids=[0, 1])[:, 0, 0, 0].tolist() == [2, 2]
+    pool.close()
+
+
 START_ATTEMPTS = 3  # envpool.python_env.START_ATTEMPTS
 
 
