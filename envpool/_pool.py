@@ -314,6 +314,62 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         if value:
             self._pool.close()
 
+    # gymnasium's VectorEnv.call / get_attr / set_attr, on the envs themselves: a
+    # pool of Python envs has them (its envs are objects in its worker processes);
+    # for the others they are absent (hasattr is False).
+    def _env_access(self, name: str, attr: str | None = None) -> Callable[..., tuple]:
+        access = getattr(self._pool, "access_envs", None)
+        if access is None:
+            raise AttributeError(
+                f"{type(self).__name__!r} object has no attribute {name!r}: only a pool of Python envs "
+                f"(envpool.make(env_fn) or 'gymnasium:<id>') has it; {self.spec.task_id!r} runs in C++"
+            )
+        if attr in ("reset", "step", "close"):  # as gymnasium's workers refuse them
+            raise ValueError(
+                f"{name}({attr!r}) would {attr} the envs behind the pool's back: call the pool's {attr}() instead"
+            )
+        return access
+
+    @property
+    def call(self) -> Callable[..., tuple]:
+        """``call(name, *args, **kwargs)``: each env's attribute ``name`` (as gymnasium's
+        ``get_wrapper_attr`` finds it), called with these arguments if callable; a tuple of
+        the results in env order. Pools of Python envs only (gymnasium's ``AsyncVectorEnv``'s)."""
+        self._env_access("call")
+
+        def call(name: str, *args: Any, **kwargs: Any) -> tuple:
+            return self._env_access("call", name)("call", name, args, kwargs, None)
+
+        return call
+
+    @property
+    def get_attr(self) -> Callable[[str], tuple]:
+        """``get_attr(name)``: ``call(name)``, as gymnasium's (a method is called, with no arguments)."""
+        self._env_access("get_attr")
+
+        def get_attr(name: str) -> tuple:
+            return self._env_access("get_attr", name)("call", name, (), {}, None)
+
+        return get_attr
+
+    @property
+    def set_attr(self) -> Callable[[str, Any], None]:
+        """``set_attr(name, values)``: sets the attribute on each env (``set_wrapper_attr``):
+        one value per env (a list or tuple of num_envs), or one value for all."""
+        self._env_access("set_attr")
+
+        def set_attr(name: str, values: Any) -> None:
+            if not isinstance(values, (list, tuple)):
+                values = [values] * self._num_envs
+            if len(values) != self._num_envs:
+                raise ValueError(
+                    f"values must be a list or tuple of num_envs={self._num_envs} values (one per env), "
+                    f"got {len(values)}"
+                )
+            self._env_access("set_attr")("set", name, (), {}, list(values))
+
+        return set_attr
+
     @property
     def all_env_ids(self) -> np.ndarray:
         """All env ids, int32 (EnvPool's attribute)."""

@@ -93,6 +93,40 @@ class BinaryActionEnv(gymnasium.Env):
         return int(action @ [4, 2, 1]), 0.0, False, False, {}
 
 
+class AttrEnv(gymnasium.Env):
+    """For call/get_attr/set_attr: its observation is its `difficulty`; `scaled` takes
+    arguments, `boom` raises a KeyError, `lock` returns what cannot be pickled, `hang`
+    sleeps for an hour, `die` ends its worker process."""
+
+    observation_space = spaces.Discrete(1000)
+    action_space = spaces.Discrete(2)
+
+    def __init__(self) -> None:
+        self.difficulty = 1
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        super().reset(seed=seed)
+        return self.difficulty, {}
+
+    def step(self, action: int) -> Any:
+        return self.difficulty, 0.0, False, False, {}
+
+    def scaled(self, k: int, add: int = 0) -> int:
+        return self.difficulty * k + add
+
+    def boom(self) -> None:
+        raise KeyError("boom")
+
+    def lock(self) -> Any:
+        return threading.Lock()
+
+    def hang(self) -> None:
+        time.sleep(3600)
+
+    def die(self) -> None:
+        os._exit(4)
+
+
 class FaultyEnv(gymnasium.Env):
     """CartPole-like spaces; its step misbehaves on command: action 2 raises a custom
     exception, 3 a ValueError, 4 os._exit(3), 5 SIGKILLs itself, 6 segfaults, 7 hangs,

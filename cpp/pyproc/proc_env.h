@@ -19,7 +19,8 @@
 //                 (multiprocessing's exitcode: >= 0 exit code, < 0 -signal),
 //                 u32 broken (the worker could not be restarted), u32 ticket
 //                 (@20: the next request's arrival number), u32 sleeping (@24:
-//                 the worker sleeps on the doorbell)
+//                 the worker sleeps on the doorbell), u32 control (@28: bumped by
+//                 the owner for a request on its own pipe to the worker)
 //   env slot i (slot_bytes each, from 64 + 64 * num_workers):
 //     control (64): u32 req, u32 done, u32 cmd, u32 gen, u64 seed, u32 has_seed,
 //                   u32 status, f64 reward, u8 terminated, u8 truncated, u32 error_req

@@ -34,7 +34,9 @@ namespace envpool::python {
 //   a request is pending while req != done and the slot's gen is the loop's.
 // Pending requests are served in arrival order (their tickets), one at a time:
 // begun = req, the command, status, then done = req and a wake-up of a poster
-// that sleeps.
+// that sleeps. Between them, a change of the record's u32 control @28 (bumped,
+// then the doorbell, by the pool's owner) calls `control` (requests that come
+// another way: the gymnasium vector env's call/get_attr/set_attr).
 namespace {
 
 std::atomic<uint32_t>* Word(char* p) { return reinterpret_cast<std::atomic<uint32_t>*>(p); }
@@ -118,10 +120,12 @@ static void RegisterServeSlots(py::module_& m) {
       "_serve_slots",
       [](uintptr_t addr, std::size_t record_off, std::size_t closing_off, const std::vector<std::size_t>& slot_off,
          uint32_t gen, long parent_pid, const py::object& handle, const py::object& fail, const py::object& fast,
-         double idle_spin_us) {
+         double idle_spin_us, const py::object& control) {
         char* base = reinterpret_cast<char*>(addr);
         std::atomic<uint32_t>* doorbell = Word(base + record_off + 8);
         std::atomic<uint32_t>* sleeping = Word(base + record_off + 24);
+        std::atomic<uint32_t>* control_word = Word(base + record_off + 28);
+        uint32_t control_seen = control_word->load(std::memory_order_acquire);
         std::atomic<uint32_t>* closing = Word(base + closing_off);
         std::optional<FastStep> f;
         if (!fast.is_none()) {
@@ -155,6 +159,12 @@ static void RegisterServeSlots(py::module_& m) {
         bool short_gaps = true;
         for (;;) {
           const uint32_t bell = doorbell->load(std::memory_order_acquire);
+          // After the doorbell: the owner bumps control first, so a ring
+          // seen here has its control bump seen too.
+          if (const uint32_t c = control_word->load(std::memory_order_seq_cst); c != control_seen) {
+            control_seen = c;
+            control();
+          }
           for (;;) {
             std::size_t best = n;
             uint32_t best_ticket = 0, best_req = 0;
@@ -238,6 +248,7 @@ static void RegisterServeSlots(py::module_& m) {
       },
       py::arg("addr"), py::arg("record_off"), py::arg("closing_off"), py::arg("slot_off"), py::arg("gen"),
       py::arg("parent_pid"), py::arg("handle"), py::arg("fail"), py::arg("fast"), py::arg("idle_spin_us"),
+      py::arg("control"),
       "Serve the slots at slot_off (offsets from addr) until the word at closing_off is set ('closed') or the "
       "parent is gone ('orphaned'); see the protocol above. An idle loop yields up to idle_spin_us before it "
       "sleeps while requests have come within that time");

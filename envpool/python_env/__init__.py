@@ -264,6 +264,9 @@ class Workers:
         self.fd = _posixshmem.shm_open(self.name, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
         self.linked = True
         self.procs: list[Any] = [None] * self.num_workers
+        # Each running worker's end of its pipe (access_envs), None while it starts.
+        self.conns: list[Any] = [None] * self.num_workers
+        self._access = threading.Lock()
         # Why each given-up worker's last start failed (see replace), by worker.
         self.given_up: dict[int, str] = {}
         self._stop_r, self._stop_w = os.pipe()
@@ -314,7 +317,7 @@ class Workers:
             "render_hw": self.py.render_hw,
             "idle_spin_us": self.idle_spin_us,
         }
-        parent, child = self.ctx.Pipe(duplex=False)
+        parent, child = self.ctx.Pipe(duplex=True)
         main = threading.current_thread() is threading.main_thread()
         from envpool.python_env import _worker
 
@@ -342,13 +345,17 @@ class Workers:
                 raise _ClosedStarting(f"the pool was closed while worker process {w} started")
             status, msg, tb = conn.recv()
         except EOFError:
+            conn.close()
             p = self.procs[w]
             p.join()
             raise _DiedStarting(f"worker process {w} died while starting (exit code {p.exitcode})") from None
-        finally:
+        except BaseException:
             conn.close()
+            raise
         if status != "ok":
+            conn.close()
             raise RuntimeError(f"env_fn failed in worker process {w}: {msg}\n{tb}")
+        self.conns[w] = conn
 
     def unlink(self) -> None:
         """Remove the segment's name (the engine and the workers have it mapped; new
@@ -389,6 +396,8 @@ class Workers:
 
         rec = self._rec(w)
         why = ""
+        with self._access:  # after a call that waits on it has seen it die
+            self._drop_conn(w)
         for _ in range(START_ATTEMPTS):
             p = self.procs[w]
             p.join()
@@ -418,6 +427,74 @@ class Workers:
         self.given_up[w] = why  # before the flag: a call that sees the flag finds it
         rec[4] = 1
         _envpool._epoch_wake(self.addr + 16)
+
+    def _drop_conn(self, w: int) -> None:
+        conn, self.conns[w] = self.conns[w], None
+        if conn is not None:
+            conn.close()
+
+    def access_envs(
+        self, kind: str, name: str, args: tuple, kwargs: dict, values: list | None, timeout: float
+    ) -> tuple:
+        """gymnasium's call/get_attr/set_attr on every env, in its worker (between the
+        requests it serves, envs in flight or not): one result per env, in env order.
+        The first env's exception, by env order, is raised once every worker answered."""
+        from envpool import _envpool
+
+        with self._access:
+            if self.closed:
+                raise RuntimeError("the pool is closed")
+            requests = []  # everything pickled before any worker is asked
+            for w, ids in enumerate(self.blocks):
+                if not ids:
+                    continue
+                if w in self.given_up or self.conns[w] is None:
+                    why = "could not be restarted" if w in self.given_up else "is starting again"
+                    raise RuntimeError(f"env {ids[0]}: its worker process {w} {why}")
+                vals = None if values is None else [values[i] for i in ids]
+                requests.append((w, ids, self.conns[w], self.procs[w], pickle.dumps((kind, name, args, kwargs, vals))))
+            for w, _, conn, _, request in requests:
+                conn.send_bytes(request)
+                rec = self.addr + sp.HEADER + sp.WORKER_RECORD * w
+                _envpool._epoch_wake(rec + 28)  # control, then the doorbell (the worker reads them so)
+                _envpool._epoch_wake(rec + 8)
+            results: list[Any] = [None] * self.num_envs
+            error: Exception | None = None
+            for w, ids, conn, proc, _ in requests:
+                failure: Exception | None = None
+                try:
+                    ready = multiprocessing.connection.wait([conn, proc.sentinel], timeout if timeout > 0 else None)
+                    if conn in ready:
+                        status, payload = pickle.loads(conn.recv_bytes())
+                    else:
+                        status, payload = ("died", None) if ready else ("timeout", None)
+                except (EOFError, OSError, ValueError):  # its end closed: it died, or the pool closed
+                    status, payload = "died", None
+                if status == "ok":
+                    for i, value in zip(ids, payload):
+                        results[i] = value
+                    continue
+                if status == "error":
+                    exc, text = payload
+                    failure = exc if isinstance(exc, Exception) else RuntimeError(text.rstrip().splitlines()[-1])
+                    failure.add_note(f"env {ids[0]}'s {kind} {name!r} failed in worker process {w}")
+                    failure.add_note("worker traceback:\n" + text.rstrip())
+                elif status == "timeout":
+                    proc.kill()  # the monitor replaces it; its envs' next step says so
+                    failure = RuntimeError(
+                        f"env {ids[0]}: {kind} {name!r} took over {timeout} s (step_timeout) in worker process "
+                        f"{w}; it was killed, and its envs are re-created and reset on their next step"
+                    )
+                else:
+                    failure = RuntimeError(
+                        f"env {ids[0]}: its worker process {w} died during {kind} {name!r}; its envs are "
+                        "re-created and reset on their next step"
+                    )
+                if error is None:
+                    error = failure
+            if error is not None:
+                raise error
+            return tuple(results)
 
     def worker_of(self, env_id: int) -> int:
         """The worker that holds env_id (contiguous blocks of envs)."""
@@ -466,6 +543,9 @@ class Workers:
             if p is not None and p.exitcode is None:
                 p.kill()
                 p.join()
+        # After the workers ended: a call waiting on one has seen it end.
+        for w in range(self.num_workers):
+            self._drop_conn(w)
         self.unlink()
         for fd in (self._stop_r, self._stop_w, self.fd):
             try:
@@ -533,6 +613,7 @@ class ProcPool:
         finally:
             self._workers.unlink()
         self._finalizer = weakref.finalize(self, _close, self._pool, self._workers)
+        self._step_timeout = float(cfg["step_timeout"])
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.__dict__["_pool"], name)
@@ -593,6 +674,13 @@ class ProcPool:
             if new is e:
                 raise
             raise new from None
+
+    def access_envs(self, kind: str, name: str, args: tuple, kwargs: dict, values: list | None) -> tuple:
+        """call ("call"), get_attr ("call" with no arguments, as gymnasium's) or set_attr
+        ("set") on every env in the workers (Workers.access_envs)."""
+        if self._pool.closed:
+            raise RuntimeError("the pool is closed (reset() makes it again)")
+        return self._workers.access_envs(kind, name, args, kwargs, values, self._step_timeout)
 
     def close(self) -> None:
         self._finalizer()

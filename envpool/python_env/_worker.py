@@ -125,12 +125,42 @@ def run(
         conn.close()
         os._exit(1)
     conn.send(("ok", None, None))
-    conn.close()
-    _serve(mm, envs, spec, worker, gen, parent_pid, _envpool)
+    # The pipe stays open for the envs' attributes (access_envs).
+    _serve(mm, envs, spec, worker, gen, parent_pid, _envpool, conn)
+
+
+def access_envs(envs: list[Any], request: bytes) -> bytes:
+    """One call/get_attr/set_attr request (pickled: kind, name, args, kwargs, values)
+    on these envs, as gymnasium's AsyncVectorEnv's workers do it: the reply (pickled)
+    is ("ok", one result per env) or ("error", (exception or None, traceback text))."""
+    try:
+        kind, name, args, kwargs, values = pickle.loads(request)
+        out = []
+        for k, env in enumerate(envs):
+            if kind == "set":
+                env.set_wrapper_attr(name, values[k])
+                out.append(None)
+            else:
+                attr = env.get_wrapper_attr(name)
+                out.append(attr(*args, **kwargs) if callable(attr) else attr)
+        return pickle.dumps(("ok", out))
+    except Exception as e:  # noqa: BLE001 - reported to the parent
+        text = traceback.format_exc()
+        try:
+            return pickle.dumps(("error", (e, text)))
+        except Exception:  # noqa: BLE001 - an exception that cannot be pickled: its text
+            return pickle.dumps(("error", (None, text)))
 
 
 def _serve(
-    mm: mmap.mmap, envs: list[Any], spec: dict[str, Any], worker: int, gen: int, parent_pid: int, ev: Any
+    mm: mmap.mmap,
+    envs: list[Any],
+    spec: dict[str, Any],
+    worker: int,
+    gen: int,
+    parent_pid: int,
+    ev: Any,
+    conn: Any,
 ) -> None:
     layout: sp.Layout = spec["layout"]
     actions: list[sp.Leaf] = spec["actions"]
@@ -271,8 +301,18 @@ def _serve(
             write_obs,
             write_info if info_keys else None,
         )
+
+    def control() -> None:
+        try:
+            while conn.poll():
+                conn.send_bytes(access_envs(envs, conn.recv_bytes()))
+        except (EOFError, OSError):
+            pass  # the parent closed its end: the pool is closing
+
     slot_off = [first + sb * k for k in range(n)]
-    how = ev._serve_slots(addr, rec_off, 4, slot_off, gen, parent_pid, handle, fail, fast, spec["idle_spin_us"])
+    how = ev._serve_slots(
+        addr, rec_off, 4, slot_off, gen, parent_pid, handle, fail, fast, spec["idle_spin_us"], control
+    )
     if how == "orphaned":
         os._exit(0)  # the parent died
     for env in envs:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import subprocess
 import sys
+import time
 from typing import Any
 
 import _py_envs
@@ -288,12 +289,111 @@ def test_dict_env_spaces_and_info() -> None:
     pool.close()
 
 
-def test_async_vector_envs_env_access_is_not_offered() -> None:
-    """docs/python_envs.md: AsyncVectorEnv's call/get_attr/set_attr are not a pool's."""
-    pool = envpool.make(_py_envs.BinaryActionEnv, env_type="gymnasium", num_envs=2, num_workers=1)
-    for name in ("call", "get_attr", "set_attr"):
-        assert not hasattr(pool, name) and hasattr(gymnasium.vector.AsyncVectorEnv, name)
+def _attr_pool(**kw: Any) -> Any:
+    return envpool.make(_py_envs.AttrEnv, env_type="gymnasium", num_envs=5, num_workers=2, **kw)
+
+
+def test_call_get_attr_set_attr_as_async_vector_envs() -> None:
+    """gymnasium's VectorEnv.call/get_attr/set_attr reach the envs in their workers (2 workers,
+    5 envs): the same results as AsyncVectorEnv's for the same calls."""
+    pool = _attr_pool()
+    ref = gymnasium.vector.AsyncVectorEnv([_py_envs.AttrEnv] * 5)
+    for envs in (pool, ref):
+        envs.reset(seed=0)
+    for name, args in [
+        ("get_attr", ("difficulty",)),
+        ("set_attr", ("difficulty", [1, 2, 3, 4, 5])),
+        ("get_attr", ("difficulty",)),
+        ("call", ("scaled", 10)),
+        ("set_attr", ("difficulty", 7)),
+        ("call", ("difficulty",)),
+        ("get_attr", ("spec",)),
+    ]:
+        got, want = getattr(pool, name)(*args), getattr(ref, name)(*args)
+        assert got == want, (name, args, got, want)
+    for envs in (pool, ref):  # a method is called, with no arguments (AsyncVectorEnv then shuts down)
+        with pytest.raises(TypeError, match="missing 1 required positional argument"):
+            envs.get_attr("scaled")
+    for name in ("reset", "step", "close"):  # the pool's own calls, not the envs' (refused as gymnasium's)
+        with pytest.raises(ValueError, match=name):
+            pool.call(name)
+    assert pool.call("scaled", 2, add=1) == (15,) * 5
+    # The envs themselves changed: their next step and reset show it.
+    np.testing.assert_array_equal(pool.step(np.zeros(5, np.int32))[0], [7] * 5)
+    pool.set_attr("difficulty", [5, 4, 3, 2, 1])
+    np.testing.assert_array_equal(pool.reset()[0], [5, 4, 3, 2, 1])
+    ref.close()
     pool.close()
+
+
+def test_env_access_errors() -> None:
+    pool = _attr_pool()
+    pool.reset()
+    with pytest.raises(KeyError, match="boom") as err:  # the env's own exception type
+        pool.call("boom")
+    assert "env 0's call 'boom' failed in worker process 0" in err.value.__notes__[0]
+    with pytest.raises(AttributeError, match="nonexistent"):
+        pool.get_attr("nonexistent")
+    with pytest.raises(TypeError, match="pickle"):  # a result that cannot come back
+        pool.call("lock")
+    with pytest.raises(ValueError, match=r"one per env\), got 2"):
+        pool.set_attr("difficulty", [1, 2])
+    assert pool.get_attr("difficulty") == (1,) * 5  # nothing was set
+    pool.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        pool.get_attr("difficulty")
+    pool.reset()  # rebuilt
+    assert pool.get_attr("difficulty") == (1,) * 5
+    pool.close()
+
+
+def test_env_access_with_envs_in_flight() -> None:
+    """Async: the call runs between the requests its worker serves."""
+    pool = _attr_pool(batch_size=2)
+    pool.async_reset()
+    for _ in range(5):
+        info = pool.recv()[-1]
+        pool.set_attr("difficulty", 9)
+        pool.send(np.zeros(2, np.int32), info["env_id"])
+    assert pool.get_attr("difficulty") == (9,) * 5
+    pool.close()
+
+
+def test_env_access_when_a_worker_dies_or_hangs() -> None:
+    pool = _attr_pool(step_timeout=1.0)
+    pool.reset()
+    with pytest.raises(RuntimeError, match="env 0: its worker process 0 died during call 'die'"):
+        pool.call("die")
+    with pytest.raises(RuntimeError, match="worker process 0 died"):  # its envs' next step says so
+        pool.step(np.zeros(5, np.int32))
+    deadline = time.monotonic() + 30
+    while True:  # the replacement starts
+        try:
+            assert pool.get_attr("difficulty") == (1,) * 5
+            break
+        except RuntimeError as e:
+            assert "is starting again" in str(e) and time.monotonic() < deadline
+            time.sleep(0.05)
+    pids = pool._pool.worker_pids
+    with pytest.raises(RuntimeError, match="took over 1.0 s \\(step_timeout\\)"):
+        pool.call("hang")
+    while pool._pool.worker_pids[0] == pids[0]:  # killed, then replaced
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    pool.close()
+
+
+@pytest.mark.parametrize("env_type", ["gymnasium", "gym", "dm"])
+def test_env_access_is_a_python_env_pools(env_type: str) -> None:
+    """A pool of C++ envs has no call/get_attr/set_attr (hasattr is False), saying why."""
+    pool = envpool.make("CartPole-v1", env_type=env_type, num_envs=2)
+    for name in ("call", "get_attr", "set_attr"):
+        assert not hasattr(pool, name)
+    with pytest.raises(AttributeError, match="only a pool of Python envs"):
+        pool.call("x")
+    py_pool = _attr_pool()
+    assert all(hasattr(py_pool, n) for n in ("call", "get_attr", "set_attr"))
+    py_pool.close()
 
 
 def test_multi_binary_actions_as_bools_or_ints() -> None:
