@@ -34,9 +34,10 @@ namespace envpool::python {
 //   a request is pending while req != done and the slot's gen is the loop's.
 // Pending requests are served in arrival order (their tickets), one at a time:
 // begun = req, the command, status, then done = req and a wake-up of a poster
-// that sleeps. Between them, a change of the record's u32 control @28 (bumped,
-// then the doorbell, by the pool's owner) calls `control` (requests that come
-// another way: the gymnasium vector env's call/get_attr/set_attr).
+// that sleeps. Between them, a change of the record's u32 control @28 (bumped
+// once per request, then the doorbell, by the pool's owner) calls
+// `control(n)` for the n new requests, which come another way (a pipe: the
+// gymnasium vector env's call/get_attr/set_attr).
 namespace {
 
 std::atomic<uint32_t>* Word(char* p) { return reinterpret_cast<std::atomic<uint32_t>*>(p); }
@@ -162,8 +163,9 @@ static void RegisterServeSlots(py::module_& m) {
           // After the doorbell: the owner bumps control first, so a ring
           // seen here has its control bump seen too.
           if (const uint32_t c = control_word->load(std::memory_order_seq_cst); c != control_seen) {
+            const uint32_t n = c - control_seen;
             control_seen = c;
-            control();
+            control(n);
           }
           for (;;) {
             std::size_t best = n;

@@ -453,17 +453,25 @@ class Workers:
                     raise RuntimeError(f"env {ids[0]}: its worker process {w} {why}")
                 vals = None if values is None else [values[i] for i in ids]
                 requests.append((w, ids, self.conns[w], self.procs[w], pickle.dumps((kind, name, args, kwargs, vals))))
+            unsent = set()
             for w, _, conn, _, request in requests:
-                conn.send_bytes(request)
+                # Announced first (control, then the doorbell, as the worker reads
+                # them), then written: the worker reads a large one as it comes.
                 rec = self.addr + sp.HEADER + sp.WORKER_RECORD * w
-                _envpool._epoch_wake(rec + 28)  # control, then the doorbell (the worker reads them so)
+                _envpool._epoch_wake(rec + 28)
                 _envpool._epoch_wake(rec + 8)
+                try:
+                    conn.send_bytes(request)
+                except OSError:  # it died; its sentinel says so below
+                    unsent.add(w)
             results: list[Any] = [None] * self.num_envs
             error: Exception | None = None
             for w, ids, conn, proc, _ in requests:
                 failure: Exception | None = None
                 try:
-                    ready = multiprocessing.connection.wait([conn, proc.sentinel], timeout if timeout > 0 else None)
+                    ready = multiprocessing.connection.wait(
+                        [proc.sentinel] if w in unsent else [conn, proc.sentinel], timeout if timeout > 0 else None
+                    )
                     if conn in ready:
                         status, payload = pickle.loads(conn.recv_bytes())
                     else:

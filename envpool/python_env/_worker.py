@@ -302,9 +302,12 @@ def _serve(
             write_info if info_keys else None,
         )
 
-    def control() -> None:
+    def control(n: int) -> None:
+        # n requests were announced; each is read as it comes (the owner rings
+        # before it writes, so a request larger than the pipe's buffer is read
+        # while it is written).
         try:
-            while conn.poll():
+            for _ in range(n):
                 conn.send_bytes(access_envs(envs, conn.recv_bytes()))
         except (EOFError, OSError):
             pass  # the parent closed its end: the pool is closing

@@ -347,6 +347,17 @@ def test_env_access_errors() -> None:
     pool.close()
 
 
+def test_env_access_with_values_larger_than_a_pipes_buffer() -> None:
+    """8 MB each way: a worker reads its request as it is written (a pipe holds far less)."""
+    pool = _attr_pool(step_timeout=60.0)
+    pool.reset()
+    big = [np.full(1 << 20, i, np.float64) for i in range(5)]
+    pool.set_attr("payload", big)
+    for i, got in enumerate(pool.get_attr("payload")):
+        np.testing.assert_array_equal(got, big[i])
+    pool.close()
+
+
 def test_env_access_with_envs_in_flight() -> None:
     """Async: the call runs between the requests its worker serves."""
     pool = _attr_pool(batch_size=2)
