@@ -132,11 +132,12 @@ class FaultyEnv(gymnasium.Env):
     exception, 3 a ValueError, 4 os._exit(3), 5 SIGKILLs itself, 6 segfaults, 7 hangs,
     8 raises an exception that cannot be pickled; it returns gym 0.21's 4-tuple on 9, a None
     reward on 10, an array `terminated` on 11, an observation of 4 values on 12, a reward
-    array of shape (1,) on 13. obs: steps since reset, the worker's pid, a number drawn from
-    the env's generator at reset (which seed it had)."""
+    array of shape (1,) on 13, its observation in shape (3, 1) on 14 and (1, 3) on 15 (which
+    broadcasts to the space's). obs: steps since reset,
+    the worker's pid, a number drawn from the env's generator at reset (which seed it had)."""
 
     observation_space = spaces.Box(-1e9, 1e9, (3,), np.float64)
-    action_space = spaces.Discrete(14)
+    action_space = spaces.Discrete(16)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         super().reset(seed=seed)
@@ -175,6 +176,10 @@ class FaultyEnv(gymnasium.Env):
             return np.append(obs, 0.0), 1.0, False, False, {}
         if action == 13:
             return obs, np.array([1.0]), False, False, {}
+        if action == 14:  # its bytes are an observation's: it was copied as one
+            return obs.reshape(3, 1), 1.0, False, False, {}
+        if action == 15:
+            return obs.reshape(1, 3), 1.0, False, False, {}
         return obs, 1.0, False, False, {}
 
 

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -67,6 +68,7 @@ struct FastStep {
   py::object action_reader, write_obs, write_info;
   py::dtype obs_dtype;
   std::size_t obs_bytes = 0;
+  std::vector<py::ssize_t> obs_shape;
 };
 
 py::object ReadInt(const char* p, char kind, int size) {
@@ -94,8 +96,12 @@ uint32_t FastStepOnce(char* base, char* slot, std::size_t k, const FastStep& f) 
   bool copied = false;
   if (py::isinstance<py::array>(obs)) {
     py::array a = py::reinterpret_borrow<py::array>(obs);
+    // Copied as is only in the space's own shape: another one goes through
+    // write_obs (numpy's assignment, which broadcasts or refuses it), as an
+    // observation of another dtype does.
     if (a.dtype().equal(f.obs_dtype) && static_cast<std::size_t>(a.nbytes()) == f.obs_bytes &&
-        (a.flags() & py::array::c_style) != 0) {
+        (a.flags() & py::array::c_style) != 0 && static_cast<std::size_t>(a.ndim()) == f.obs_shape.size() &&
+        std::equal(f.obs_shape.begin(), f.obs_shape.end(), a.shape())) {
       std::memcpy(base + f.obs_off[k], a.data(), f.obs_bytes);
       copied = true;
     }
@@ -143,6 +149,7 @@ static void RegisterServeSlots(py::module_& m) {
           f->obs_bytes = t[7].cast<std::size_t>();
           f->write_obs = t[8];
           f->write_info = t[9];
+          f->obs_shape = t[10].cast<std::vector<py::ssize_t>>();
         }
         const std::size_t n = slot_off.size();
         // Done is published at once, but waking a poster that sleeps on it

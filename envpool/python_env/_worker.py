@@ -300,6 +300,7 @@ def _serve(
             obs_views[0][0].nbytes,
             write_obs,
             write_info if info_keys else None,
+            obs_views[0][0].shape,
         )
 
     def control(n: int) -> None:

@@ -81,6 +81,7 @@ def test_env_exception_keeps_its_type() -> None:
         (11, ValueError, "truth value of an array"),
         (12, ValueError, r"could not broadcast input array from shape \(4,\) into shape \(3,\)"),
         (13, TypeError, "only 0-dimensional arrays can be converted to Python scalars"),
+        (14, ValueError, r"could not broadcast input array from shape \(3,1\) into shape \(3,\)"),
     ],
 )
 @pytest.mark.parametrize("env", [_py_envs.FaultyEnv, _py_envs.FaultyDictEnv])
@@ -123,6 +124,16 @@ class _DictObs:
 
     def close(self) -> None:
         self.pool.close()
+
+
+@pytest.mark.parametrize("env", [_py_envs.FaultyEnv, _py_envs.FaultyDictEnv])
+def test_an_observation_that_broadcasts_to_the_space_is_taken(env) -> None:  # noqa: ANN001
+    pool = envpool.make(env, env_type="gymnasium", num_envs=2, num_workers=1)
+    pool.reset()
+    obs = pool.step(np.array([15, 0], np.int32))[0]
+    obs = obs["x"] if isinstance(obs, dict) else obs
+    np.testing.assert_array_equal(obs[:, 0], [1.0, 1.0])
+    pool.close()
 
 
 def test_env_exception_async() -> None:
