@@ -115,22 +115,35 @@ class SB3VecEnv(VecEnv):
     def close(self) -> None:
         self.pool.close()
 
-    # Every env of a pool is the same C++ env: attributes are the pool's.
+    # Every env of a pool of C++ envs is the same C++ env: attributes are the
+    # pool's. A pool of Python envs reaches each env in its worker (the pool's
+    # call / set_attr), every env at once: SubprocVecEnv's attributes and methods.
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        n = len(self._get_indices(indices))
+        ids = self._get_indices(indices)
+        if hasattr(self.pool, "call"):
+            # The attribute itself, a method uncalled, as SubprocVecEnv's get_attr.
+            values = self.pool.call("get_wrapper_attr", attr_name)
+            return [values[i] for i in ids]
         if attr_name == "render_mode":
-            return [None] * n
-        return [getattr(self.pool, attr_name)] * n
+            return [None] * len(ids)
+        return [getattr(self.pool, attr_name)] * len(ids)
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
         if len(self._get_indices(indices)) != self.num_envs:
-            raise NotImplementedError("envpool envs share their attributes: set them for all envs")
-        setattr(self.pool, attr_name, value)
+            raise NotImplementedError("envpool sets an attribute on every env at once: set it for all envs")
+        if hasattr(self.pool, "set_attr"):
+            self.pool.set_attr(attr_name, value)
+        else:
+            setattr(self.pool, attr_name, value)
 
     def env_method(
         self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
     ) -> list[Any]:
-        raise NotImplementedError(f"envpool envs run in C++: no per-env method {method_name!r}")
+        if not hasattr(self.pool, "call"):
+            raise NotImplementedError(f"envpool envs run in C++: no per-env method {method_name!r}")
+        if len(self._get_indices(indices)) != self.num_envs:
+            raise NotImplementedError("envpool calls a method of every env at once: call it for all envs")
+        return list(self.pool.call(method_name, *method_args, **method_kwargs))
 
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
         return [False] * len(self._get_indices(indices))

@@ -40,6 +40,26 @@ def test_is_a_vecenv_with_single_env_spaces():
     venv.close()
 
 
+def test_python_envs_attributes_and_methods_are_each_envs():
+    """A pool of Python envs: get_attr/set_attr/env_method reach each env in its worker (every env at
+    once), as SubprocVecEnv's; get_attr of a method gives the method, uncalled."""
+    import _py_envs
+
+    pool = envpool.make(_py_envs.AttrEnv, env_type="gymnasium", num_envs=3, num_workers=2, autoreset_mode="same_step")
+    venv = SB3VecEnv(pool)
+    venv.reset()
+    assert venv.get_attr("difficulty") == [1, 1, 1] and venv.get_attr("difficulty", indices=[2]) == [1]
+    venv.set_attr("difficulty", 4)
+    assert venv.env_method("scaled", 2, add=1) == [9, 9, 9]
+    assert [f(3) for f in venv.get_attr("scaled")] == [12, 12, 12]
+    np.testing.assert_array_equal(venv.reset(), [4, 4, 4])
+    with pytest.raises(NotImplementedError, match="every env at once"):
+        venv.env_method("scaled", 2, indices=[0])
+    with pytest.raises(NotImplementedError, match="every env at once"):
+        venv.set_attr("difficulty", 1, indices=[0])
+    venv.close()
+
+
 def test_seed_reproduces_reset():
     venv = SB3VecEnv("CartPole-v1", num_envs=2)
     venv.seed(7)
