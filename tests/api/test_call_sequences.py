@@ -288,7 +288,8 @@ class Fuzzer:
             )
         if kind == "dtype":
             shape = (k, *self.act_shape)
-            bad = [np.zeros(shape, bool), np.full(shape, "a"), None, np.zeros(shape, np.complex64)]
+            # (bools are taken as 0 and 1, as EnvPool 1.2.5 takes them)
+            bad = [np.zeros(shape, "m8[s]"), np.full(shape, "a"), None, np.zeros(shape, np.complex64)]
             if self.discrete:
                 bad.append(np.zeros(shape, np.float32))  # float actions on a Discrete space
             return Arg(self.choice(bad), (TypeError,))
