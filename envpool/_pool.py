@@ -315,14 +315,14 @@ class PoolBase(ModelMixin, EnvPoolMixin):
             self._pool.close()
 
     # gymnasium's VectorEnv.call / get_attr / set_attr, on the envs themselves: a
-    # pool of Python envs has them (its envs are objects in its worker processes);
-    # for the others they are absent (hasattr is False).
+    # local pool of Python envs has them (its envs are objects in its worker
+    # processes); for the others they are absent (hasattr is False).
     def _env_access(self, name: str, attr: str | None = None) -> Callable[..., tuple]:
         access = getattr(self._pool, "access_envs", None)
         if access is None:
             raise AttributeError(
-                f"{type(self).__name__!r} object has no attribute {name!r}: only a pool of Python envs "
-                f"(envpool.make(env_fn) or 'gymnasium:<id>') has it; {self.spec.task_id!r} runs in C++"
+                f"{type(self).__name__!r} object has no attribute {name!r}: only a local pool of Python envs "
+                f"(envpool.make(env_fn) or 'gymnasium:<id>') has it, not a pool of C++ envs or a Ray pool"
             )
         if attr in ("reset", "step", "close"):  # as gymnasium's workers refuse them
             raise ValueError(

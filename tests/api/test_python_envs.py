@@ -400,7 +400,7 @@ def test_env_access_is_a_python_env_pools(env_type: str) -> None:
     pool = envpool.make("CartPole-v1", env_type=env_type, num_envs=2)
     for name in ("call", "get_attr", "set_attr"):
         assert not hasattr(pool, name)
-    with pytest.raises(AttributeError, match="only a pool of Python envs"):
+    with pytest.raises(AttributeError, match="only a local pool of Python envs"):
         pool.call("x")
     py_pool = _attr_pool()
     assert all(hasattr(py_pool, n) for n in ("call", "get_attr", "set_attr"))
@@ -743,6 +743,10 @@ def test_ray_pool_matches_local() -> None:
             a, b = remote.step(acts), local.step(acts)
             for x, y in zip(a[:4], b[:4], strict=True):
                 assert np.array_equal(x, y)
+        # A Ray pool's envs are in its actors: no call/get_attr/set_attr (docs/python_envs.md).
+        assert hasattr(local, "get_attr") and not hasattr(remote, "get_attr")
+        with pytest.raises(AttributeError, match="not a pool of C\\+\\+ envs or a Ray pool"):
+            remote.call("x")
         remote.close()
         local.close()
     finally:
