@@ -257,7 +257,7 @@ def _serve(
                     action = _nest(actions, [r(v) for r, v in zip(readers, views)], action_space)
                 result = env.step(action)
                 # The same checks and messages as the C++ serving path's (futex.cc).
-                if type(result) is not tuple or len(result) != 5:
+                if not isinstance(result, tuple) or len(result) != 5:
                     raise ValueError("step() must return (obs, reward, terminated, truncated, info)")
                 obs, reward, terminated, truncated, info = result
                 if reward is None or isinstance(reward, (str, bytes)):
