@@ -34,6 +34,8 @@ def test_is_a_vecenv_with_single_env_spaces():
     assert venv.action_space.n == 2
     assert venv.get_attr("render_mode") == [None, None, None]
     assert venv.env_is_wrapped(VecMonitor) == [False] * 3
+    with pytest.raises(NotImplementedError, match="run in C\\+\\+"):  # a pool of C++ envs: no per-env method
+        venv.env_method("seed", 0)
     obs = venv.reset()
     assert obs.shape == (3, 4)
     assert [i["env_id"] for i in venv.reset_infos] == [0, 1, 2]
