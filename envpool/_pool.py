@@ -158,10 +158,37 @@ class PoolBase(ModelMixin, EnvPoolMixin):
     # ``failed_env_ids`` and ``result``: the whole batch, which the interface
     # packages like a normal return (see _repackage; failed rows are zeroed
     # with terminated set).
-    def _raw_reset(self, env_id: Any, seed: Any, own_batch: bool = False) -> Batch:
+    def _raw_reset(self, env_id: Any, seed: Any, own_batch: bool = False, options: dict | None = None) -> Batch:
         if _is_empty(env_id):
             return self._resetting(seed, lambda s: self._empty_result(), resets_envs=False)
-        return self._resetting(seed, lambda s: self._post(self._pool.reset(env_id, s, own_batch)))
+        handed = self._hand_reset_options(env_id, options)
+        try:
+            return self._resetting(seed, lambda s: self._post(self._pool.reset(env_id, s, own_batch)))
+        except BaseException:
+            if handed:  # not left for a later reset (an autoreset's has no options)
+                self._pool.access_envs("options", "", (), {}, [None] * self._num_envs)
+            raise
+
+    def _hand_reset_options(self, env_id: Any, options: dict | None) -> bool:
+        """A pool of Python envs passes reset options (but ``reset_mask``) to the reset
+        of each env this reset resets, as gymnasium's vector envs do; the others' envs
+        take none. Returns whether it did."""
+        extra = {k: v for k, v in (options or {}).items() if k != "reset_mask"}
+        access = getattr(self._pool, "access_envs", None)
+        if not extra or access is None:
+            return False
+        n = self._num_envs
+        try:
+            ids = range(n) if env_id is None else [int(i) for i in np.asarray(env_id).reshape(-1)]
+        except (TypeError, ValueError):
+            return False  # the engine's reset names what is wrong with them
+        if any(not 0 <= i < n for i in ids):
+            return False
+        values: list[Any] = [None] * n
+        for i in ids:
+            values[i] = extra
+        access("options", "", (), {}, values)
+        return True
 
     def _raw_step(self, action: Any, env_id: Any) -> Batch:
         if env_id is not None or isinstance(action, dict):

@@ -120,7 +120,7 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
                 raise ValueError("pass either env_id or options['reset_mask'], not both")
             env_id = env_ids_from_mask(options["reset_mask"], self._num_envs)
         try:
-            result = self._raw_reset(env_id, seed)
+            result = self._raw_reset(env_id, seed, options=options)
         except Exception as e:
             self._repackage(e, self._reset_result)
             raise

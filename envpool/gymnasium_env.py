@@ -86,12 +86,12 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
             # Its own batch: exactly these envs, whatever else is in flight.
             package: Any = lambda r: self._merge_masked(ids, r.obs, r.info)  # noqa: E731
             try:
-                return package(self._raw_reset(ids, seed, own_batch=True))
+                return package(self._raw_reset(ids, seed, own_batch=True, options=options))
             except Exception as e:
                 self._repackage(e, package)
                 raise
         try:
-            result = self._raw_reset(env_id, seed)
+            result = self._raw_reset(env_id, seed, options=options)
         except Exception as e:
             self._repackage(e, lambda r: self._reset_result(r, env_id is None))
             raise

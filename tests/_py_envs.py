@@ -94,7 +94,8 @@ class BinaryActionEnv(gymnasium.Env):
 
 
 class AttrEnv(gymnasium.Env):
-    """For call/get_attr/set_attr: its observation is its `difficulty`; `scaled` takes
+    """For call/get_attr/set_attr and reset options: its observation is its `difficulty` (after
+    a reset, the reset option `start` if given); action 1 terminates; `scaled` takes
     arguments, `boom` raises a KeyError, `lock` returns what cannot be pickled, `hang`
     sleeps for an hour, `die` ends its worker process."""
 
@@ -106,10 +107,12 @@ class AttrEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         super().reset(seed=seed)
-        return self.difficulty, {}
+        self.t = 0
+        return (options or {}).get("start", self.difficulty), {}
 
     def step(self, action: int) -> Any:
-        return self.difficulty, 0.0, False, False, {}
+        self.t += 1
+        return self.difficulty, 0.0, action == 1, False, {}
 
     def scaled(self, k: int, add: int = 0) -> int:
         return self.difficulty * k + add

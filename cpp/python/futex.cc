@@ -127,12 +127,13 @@ static void RegisterServeSlots(py::module_& m) {
       "_serve_slots",
       [](uintptr_t addr, std::size_t record_off, std::size_t closing_off, const std::vector<std::size_t>& slot_off,
          uint32_t gen, long parent_pid, const py::object& handle, const py::object& fail, const py::object& fast,
-         double idle_spin_us, const py::object& control) {
+         double idle_spin_us, const py::object& control, uint32_t control_seen) {
         char* base = reinterpret_cast<char*>(addr);
         std::atomic<uint32_t>* doorbell = Word(base + record_off + 8);
         std::atomic<uint32_t>* sleeping = Word(base + record_off + 24);
+        // control_seen: the word as the worker read it before it told the
+        // owner it was ready (a request can come as soon as it has).
         std::atomic<uint32_t>* control_word = Word(base + record_off + 28);
-        uint32_t control_seen = control_word->load(std::memory_order_acquire);
         std::atomic<uint32_t>* closing = Word(base + closing_off);
         std::optional<FastStep> f;
         if (!fast.is_none()) {
@@ -257,7 +258,7 @@ static void RegisterServeSlots(py::module_& m) {
       },
       py::arg("addr"), py::arg("record_off"), py::arg("closing_off"), py::arg("slot_off"), py::arg("gen"),
       py::arg("parent_pid"), py::arg("handle"), py::arg("fail"), py::arg("fast"), py::arg("idle_spin_us"),
-      py::arg("control"),
+      py::arg("control"), py::arg("control_seen"),
       "Serve the slots at slot_off (offsets from addr) until the word at closing_off is set ('closed') or the "
       "parent is gone ('orphaned'); see the protocol above. An idle loop yields up to idle_spin_us before it "
       "sleeps while requests have come within that time");

@@ -124,20 +124,28 @@ def run(
         conn.send(("error", f"{type(e).__name__}: {e}", traceback.format_exc()))
         conn.close()
         os._exit(1)
+    # The control word before "ok": a request for access_envs can come as soon as
+    # the owner has it, before the serving loop starts.
+    rec = sp.HEADER + sp.WORKER_RECORD * worker
+    control_seen = int(np.frombuffer(mm, np.uint32, 1, rec + 28)[0])
     conn.send(("ok", None, None))
     # The pipe stays open for the envs' attributes (access_envs).
-    _serve(mm, envs, spec, worker, gen, parent_pid, _envpool, conn)
+    _serve(mm, envs, spec, worker, gen, parent_pid, _envpool, conn, control_seen)
 
 
-def access_envs(envs: list[Any], request: bytes) -> bytes:
+def access_envs(envs: list[Any], request: bytes, reset_options: list[Any]) -> bytes:
     """One call/get_attr/set_attr request (pickled: kind, name, args, kwargs, values)
-    on these envs, as gymnasium's AsyncVectorEnv's workers do it: the reply (pickled)
-    is ("ok", one result per env) or ("error", (exception or None, traceback text))."""
+    on these envs, as gymnasium's AsyncVectorEnv's workers do it, or ("options") the
+    options of each env's next reset (None: none): the reply (pickled) is ("ok", one
+    result per env) or ("error", (exception or None, traceback text))."""
     try:
         kind, name, args, kwargs, values = pickle.loads(request)
         out = []
         for k, env in enumerate(envs):
-            if kind == "set":
+            if kind == "options":
+                reset_options[k] = values[k]
+                out.append(None)
+            elif kind == "set":
                 env.set_wrapper_attr(name, values[k])
                 out.append(None)
             else:
@@ -161,6 +169,7 @@ def _serve(
     parent_pid: int,
     ev: Any,
     conn: Any,
+    control_seen: int,
 ) -> None:
     layout: sp.Layout = spec["layout"]
     actions: list[sp.Leaf] = spec["actions"]
@@ -243,6 +252,8 @@ def _serve(
             return INDEX_ERROR
         return ERROR
 
+    reset_options: list[Any] = [None] * n  # each env's next reset's options (access_envs)
+
     def handle(k: int, req: int) -> int:
         """A command the serving loop leaves to Python: a reset, a render, a step with
         nested actions or observations. Returns the status."""
@@ -268,7 +279,9 @@ def _serve(
                 flags[k, 1] = bool(truncated)
             elif cmd == RESET:
                 seed = int(seeds[k]) if ctl[k, 6] else None
-                obs, info = env.reset(seed=seed)
+                options, reset_options[k] = reset_options[k], None
+                # options only when given: an env's reset may not take them.
+                obs, info = env.reset(seed=seed) if options is None else env.reset(seed=seed, options=options)
                 write_state(k, obs, info)
             elif cmd == RENDER:
                 frame = env.render()
@@ -309,13 +322,13 @@ def _serve(
         # while it is written).
         try:
             for _ in range(n):
-                conn.send_bytes(access_envs(envs, conn.recv_bytes()))
+                conn.send_bytes(access_envs(envs, conn.recv_bytes(), reset_options))
         except (EOFError, OSError):
             pass  # the parent closed its end: the pool is closing
 
     slot_off = [first + sb * k for k in range(n)]
     how = ev._serve_slots(
-        addr, rec_off, 4, slot_off, gen, parent_pid, handle, fail, fast, spec["idle_spin_us"], control
+        addr, rec_off, 4, slot_off, gen, parent_pid, handle, fail, fast, spec["idle_spin_us"], control, control_seen
     )
     if how == "orphaned":
         os._exit(0)  # the parent died

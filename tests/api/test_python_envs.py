@@ -290,7 +290,8 @@ def test_dict_env_spaces_and_info() -> None:
 
 
 def _attr_pool(**kw: Any) -> Any:
-    return envpool.make(_py_envs.AttrEnv, env_type="gymnasium", num_envs=5, num_workers=2, **kw)
+    kw = {"env_type": "gymnasium", "num_envs": 5, "num_workers": 2, **kw}
+    return envpool.make(_py_envs.AttrEnv, **kw)
 
 
 def test_call_get_attr_set_attr_as_async_vector_envs() -> None:
@@ -344,6 +345,66 @@ def test_env_access_errors() -> None:
         pool.get_attr("difficulty")
     pool.reset()  # rebuilt
     assert pool.get_attr("difficulty") == (1,) * 5
+    pool.close()
+
+
+@pytest.mark.parametrize("env_type", ["gymnasium", "gym"])
+def test_reset_options_reach_the_envs_as_async_vector_envs(env_type: str) -> None:
+    """reset(options=...) goes to the reset of each env that this reset resets (reset_mask
+    aside), as gymnasium's vector envs pass it; an autoreset's reset has none."""
+    pool = _attr_pool(env_type=env_type)
+    ref = gymnasium.vector.AsyncVectorEnv([_py_envs.AttrEnv] * 5)
+    first = lambda r: r[0] if isinstance(r, tuple) else r  # noqa: E731 - gym's reset may give obs only
+    np.testing.assert_array_equal(first(pool.reset(options={"start": 5})), ref.reset(options={"start": 5})[0])
+    np.testing.assert_array_equal(first(pool.reset(np.array([1, 3]), options={"start": 7})), [7, 7])
+    if env_type == "gymnasium":
+        mask = np.array([True, False, False, False, True])
+        obs = pool.reset(options={"reset_mask": mask, "start": 9})[0]
+        np.testing.assert_array_equal(obs, [9, 7, 5, 7, 9])
+    obs = pool.step(np.array([1, 0, 0, 0, 0], np.int32))[0]  # env 0 terminates
+    obs = pool.step(np.zeros(5, np.int32))[0]  # its autoreset: no options
+    assert obs[0] == 1
+    ref.close()
+    pool.close()
+
+
+def test_reset_options_of_a_refused_reset_are_not_kept() -> None:
+    """An async reset of an env in flight is refused; its options do not reach a later reset."""
+    pool = _attr_pool(num_envs=4, batch_size=2)
+    pool.async_reset()
+    first = pool.recv()[-1]["env_id"]
+    busy = next(i for i in range(4) if i not in first)
+    with pytest.raises(ValueError, match="in flight"):
+        pool.reset(np.array([busy]), options={"start": 8})
+    rest = pool.recv()[-1]["env_id"]  # the other two
+    assert busy in rest
+    np.testing.assert_array_equal(pool.reset(rest)[0], [1, 1])  # not 8 for env `busy`
+    pool.close()
+    pool = _attr_pool()
+    pool.reset()
+    with pytest.raises(ValueError):
+        pool.reset(np.array([0]), seed=-1, options={"start": 8})
+    np.testing.assert_array_equal(pool.reset(np.array([0]))[0], [1])  # not 8
+    pool.close()
+
+
+def test_env_access_as_soon_as_a_worker_is_ready() -> None:
+    """A replacement worker is asked as soon as it said it is ready, before its serving loop
+    starts: a request counted then was lost (the call waited forever; here, step_timeout). The
+    window is narrow: this exercises it, it did not fail every time without the fix."""
+    pool = _attr_pool(step_timeout=10.0)
+    pool.reset()
+    for _ in range(5):
+        with pytest.raises(RuntimeError, match="died during call 'die'"):
+            pool.call("die")
+        deadline = time.monotonic() + 30
+        while True:  # asks again at once, without a pause, until the replacement is ready
+            try:
+                got = pool.get_attr("difficulty")
+                break
+            except RuntimeError as e:  # both workers died (`die` ran in each): either may be seen so
+                assert ("is starting again" in str(e) or "died" in str(e)) and time.monotonic() < deadline, e
+        assert got == (1,) * 5
     pool.close()
 
 
