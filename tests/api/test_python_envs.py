@@ -391,7 +391,8 @@ def test_reset_options_of_a_refused_reset_are_not_kept() -> None:
 def test_env_access_as_soon_as_a_worker_is_ready() -> None:
     """A replacement worker is asked as soon as it said it is ready, before its serving loop
     starts: a request counted then was lost (the call waited forever; here, step_timeout). The
-    window is narrow: this exercises it, it did not fail every time without the fix."""
+    window is narrow: this exercises that path, but it passed without the fix in the 2 runs tried
+    (it fails if a request sent right after a replacement is not answered)."""
     pool = _attr_pool(step_timeout=10.0)
     pool.reset()
     for _ in range(5):
