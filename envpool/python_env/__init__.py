@@ -267,6 +267,8 @@ class Workers:
         # Each running worker's end of its pipe (access_envs), None while it starts.
         self.conns: list[Any] = [None] * self.num_workers
         self._access = threading.Lock()
+        # Signalled (under _access) when a replacement worker has started or was given up.
+        self._started = threading.Condition(self._access)
         # Why each given-up worker's last start failed (see replace), by worker.
         self.given_up: dict[int, str] = {}
         self._stop_r, self._stop_w = os.pipe()
@@ -411,6 +413,8 @@ class Workers:
                 return
             try:
                 self._handshake(w, self._start(w, gen))
+                with self._access:
+                    self._started.notify_all()
                 return
             except _ClosedStarting:
                 self.procs[w].kill()  # close() joins it
@@ -427,6 +431,8 @@ class Workers:
         self.given_up[w] = why  # before the flag: a call that sees the flag finds it
         rec[4] = 1
         _envpool._epoch_wake(self.addr + 16)
+        with self._access:
+            self._started.notify_all()
 
     def _drop_conn(self, w: int) -> None:
         conn, self.conns[w] = self.conns[w], None
@@ -448,11 +454,9 @@ class Workers:
             for w, ids in enumerate(self.blocks):
                 if not ids:
                     continue
-                if w in self.given_up or self.conns[w] is None:
-                    why = "could not be restarted" if w in self.given_up else "is starting again"
-                    raise RuntimeError(f"env {ids[0]}: its worker process {w} {why}")
+                conn, proc = self._running(w, ids[0])
                 vals = None if values is None else [values[i] for i in ids]
-                requests.append((w, ids, self.conns[w], self.procs[w], pickle.dumps((kind, name, args, kwargs, vals))))
+                requests.append((w, ids, conn, proc, pickle.dumps((kind, name, args, kwargs, vals))))
             unsent = set()
             for w, _, conn, _, request in requests:
                 # Announced first (control, then the doorbell, as the worker reads
@@ -503,6 +507,22 @@ class Workers:
             if error is not None:
                 raise error
             return tuple(results)
+
+    def _running(self, w: int, env_id: int) -> tuple:
+        """Worker w's pipe and process, under _access. A worker that died is waited for
+        until its replacement has started (the wait releases _access, which replace()
+        takes); one given up, or a pool closed meanwhile, raises."""
+        while True:
+            if self.closed:
+                raise RuntimeError("the pool is closed")
+            if w in self.given_up:
+                raise RuntimeError(f"env {env_id}: its worker process {w} could not be restarted")
+            conn, proc = self.conns[w], self.procs[w]
+            # Its sentinel, not exitcode: polling exitcode would reap the process under
+            # the monitor's join().
+            if conn is not None and proc is not None and not multiprocessing.connection.wait([proc.sentinel], 0):
+                return conn, proc
+            self._started.wait(0.05)  # close() does not signal: seen within 50 ms
 
     def worker_of(self, env_id: int) -> int:
         """The worker that holds env_id (contiguous blocks of envs)."""

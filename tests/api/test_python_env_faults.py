@@ -288,6 +288,7 @@ def test_replacement_dying_while_starting(tmp_path: Path, deaths: int, how: str)
         assert obs[:2, 0].tolist() == [0.0, 0.0] and obs[2, 0] == obs[3, 0] >= 2.0
         new = pool._pool.worker_pids
         assert len(new) == 2 and new[1] == pids[1] and new[0] not in pids
+        assert len(pool.get_attr("observation_space")) == 4
     else:
         assert out.failed_env_ids.tolist() == [0, 1]
         assert "env 0: its worker process could not be restarted" in str(out)
@@ -302,6 +303,8 @@ def test_replacement_dying_while_starting(tmp_path: Path, deaths: int, how: str)
         why = "env_fn failed in worker process 0: " if how == "raise" else "worker process 0 died while starting"
         for e in (out, err.value):
             assert any(n.startswith(f"its last start failed: {why}") for n in getattr(e, "__notes__", [])), e
+        with pytest.raises(RuntimeError, match="env 0: its worker process 0 could not be restarted"):
+            pool.get_attr("observation_space")  # not waited for
     pool.close()
     assert wait_gone(pids) and not segments()
 
@@ -321,9 +324,23 @@ def test_close_does_not_wait_for_a_replacement_still_starting(tmp_path: Path) ->
         assert time.monotonic() < deadline
         time.sleep(0.05)
     starting = pool._pool.worker_pids
+    waiting: list[BaseException] = []
+
+    def get_attr() -> None:  # waits for the replacement, until close()
+        try:
+            pool.get_attr("observation_space")
+        except BaseException as e:  # noqa: BLE001 - checked below
+            waiting.append(e)
+
+    asker = threading.Thread(target=get_attr)
+    asker.start()
+    asker.join(0.3)
+    assert asker.is_alive()
     start = time.monotonic()
     pool.close()
     assert time.monotonic() - start < 2.0  # not the monitor thread's 5 s join, then a kill
+    asker.join(1.0)
+    assert not asker.is_alive() and "the pool is closed" in str(waiting[0])
     assert wait_gone(pids + starting) and not segments()
 
 
