@@ -13,7 +13,7 @@ import pytest
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize("task", ["CartPole-v1", "Pendulum-v1", "HalfCheetah-v4"])
+@pytest.mark.parametrize("task", ["CartPole-v1", "Pendulum-v1", "HalfCheetah-v4", "LunarLanderContinuous-v3"])
 def test_torchrl_multithreaded_env_rollout(task: str) -> None:
     pytest.importorskip("torchrl")
     pytest.importorskip("treevalue")
@@ -36,6 +36,26 @@ def test_torchrl_multithreaded_env_rollout(task: str) -> None:
     # reseeding rebuilds the pool (TorchRL recreates EnvPool to set a seed)
     env.set_seed(7)
     env.rollout(max_steps=3)
+    env.close()
+
+
+def test_torchrl_multithreaded_env_with_a_discrete_observation() -> None:
+    """Toy text: the observation is int32, as EnvPool 1.2.5's, under gymnasium's Discrete space
+    (int64), from which TorchRL makes its spec: rollouts run, check_env_specs refuses the dtype."""
+    pytest.importorskip("torchrl")
+    pytest.importorskip("treevalue")
+    pytest.importorskip("gym")
+    import torch
+    from torchrl.envs import MultiThreadedEnv
+    from torchrl.envs.utils import check_env_specs
+
+    env = MultiThreadedEnv(4, "FrozenLake-v1", create_env_kwargs={"seed": 3})
+    td = env.rollout(max_steps=30, break_when_any_done=False)
+    obs = td["next", "observation"]
+    assert obs.shape == (4, 30) and obs.dtype == torch.int32 and 0 <= int(obs.min()) <= int(obs.max()) < 16
+    assert env.observation_spec["observation"].dtype == torch.int64
+    with pytest.raises(AssertionError, match="dtypes of the real and fake tensordict don't match"):
+        check_env_specs(env)
     env.close()
 
 
