@@ -107,6 +107,7 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
     from envpool import _envpool
 
     config = dict(config)
+    render_mode_given = "render_mode" in config
     py_opts = {k: config.pop(k, v) for k, v in _config.PY_DEFAULTS.items()}
     _config._check_py_options(py_opts)
     opts = {k: config.pop(k, v) for k, v in _OPTIONS.items()}
@@ -154,6 +155,9 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
         _, info = inner.reset(seed=seed)
         infos = sp.info_leaves(info if isinstance(info, dict) else {})
         render_hw = (0, 0)
+        # As AsyncVectorEnv takes its envs' render_mode (an explicit render_mode=None: no frames).
+        if not render_mode_given and getattr(inner, "render_mode", None) == "rgb_array":
+            py_opts["render_mode"] = "rgb_array"
         if py_opts["render_mode"] == "rgb_array":
             if getattr(inner, "render_mode", None) != "rgb_array":
                 raise MakeError(

@@ -671,6 +671,27 @@ def test_render() -> None:
     pool.close()
 
 
+def test_render_mode_taken_from_the_envs() -> None:
+    """An env_fn's envs made with render_mode="rgb_array" give the pool that render_mode, as
+    AsyncVectorEnv takes its envs'; render_mode=None given to make turns it off."""
+    fn = functools.partial(gymnasium.make, "CartPole-v1", render_mode="rgb_array")
+    pool = envpool.make(fn, env_type="gymnasium", num_envs=2, num_workers=1, render_env_ids=[0, 1], seed=3)
+    ref = gymnasium.vector.AsyncVectorEnv([fn] * 2)
+    assert pool.render_mode == ref.render_mode == "rgb_array"
+    for envs in (pool, ref):
+        envs.reset(seed=3)
+        for _ in range(3):
+            envs.step(np.array([0, 1]))
+    np.testing.assert_array_equal(pool.render(), np.stack(ref.render()))
+    ref.close()
+    pool.close()
+    pool = envpool.make(fn, env_type="gymnasium", num_envs=2, num_workers=1, render_mode=None)
+    assert pool.render_mode is None
+    with pytest.raises(RuntimeError, match="render_mode='rgb_array'"):
+        pool.render()
+    pool.close()
+
+
 def test_render_cartpole_matches_gymnasium() -> None:
     pool = envpool.make("gymnasium:CartPole-v1", env_type="gymnasium", num_envs=1, render_mode="rgb_array", seed=2)
     pool.reset()
