@@ -56,9 +56,14 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         # The task's own work on each batch in Python (e.g. frame stacking), or None.
         results = task_of(self.spec).python.results
         self._results = results(self.spec, self._num_envs) if results is not None else None
+        # A pool of Python envs with a nested Dict/Tuple action space takes gymnasium's
+        # nested actions as well as its dotted leaves ("t.0"): those leaves' keys, else None.
+        keys = [s[0].split(":", 1)[1] for s in self.spec.action_arrays if ":" in s[0]]
+        nested = any("." in k for k in keys) or (bool(keys) and all(k.isdigit() for k in keys))
+        self._action_leaves = frozenset(keys) if nested else None
         # step() of the default envs with an array action goes straight to the
         # engine when nothing is added in Python (saves a call per step).
-        self._direct = self._results is None
+        self._direct = self._results is None and self._action_leaves is None
         self._xla_slot: Any = None  # this pool's place in the XLA registry, once xla() is called
 
     def _check_spec(self, spec: Any) -> None:
@@ -135,6 +140,8 @@ class PoolBase(ModelMixin, EnvPoolMixin):
 
     def _split_action(self, action: Any, env_id: Any) -> tuple[Any, Any]:
         """EnvPool's dict actions: ``{"action": a, "env_id": ids, "players.env_id": ...}``."""
+        if self._action_leaves is not None and isinstance(action, tuple):
+            action = {str(i): a for i, a in enumerate(action)}  # a Tuple space's batched action
         if not isinstance(action, dict):
             return action, env_id
         action = dict(action)
@@ -145,6 +152,8 @@ class PoolBase(ModelMixin, EnvPoolMixin):
             players.pop("env_id", None)
         if env_id is None:
             env_id = ids
+        if self._action_leaves is not None:
+            action = _leaves(action, self._action_leaves)
         names = [s[0] for s in self.spec.action_arrays]
         if names == ["action"] and set(action) == {"action"}:
             return action["action"], env_id
@@ -191,7 +200,7 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         return True
 
     def _raw_step(self, action: Any, env_id: Any) -> Batch:
-        if env_id is not None or isinstance(action, dict):
+        if env_id is not None or isinstance(action, dict) or self._action_leaves is not None:
             action, env_id = self._split_action(action, env_id)
             if _is_empty(env_id):
                 return self._empty_result()
@@ -420,6 +429,24 @@ class PoolBase(ModelMixin, EnvPoolMixin):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.spec.task_id!r}, num_envs={self._num_envs}, batch_size={self._batch_size})"
+
+
+def _leaves(action: dict, leaves: frozenset) -> dict:
+    """A nested dict/tuple action as the pool's dotted leaves: ``{"t": (a, b)}`` is
+    ``{"t.0": a, "t.1": b}``. A value under a leaf's own key is kept as it is (a tuple of
+    ints for a Discrete leaf); other keys are left for the engine to name."""
+    out: dict = {}
+
+    def walk(value: Any, key: str) -> None:
+        if key in leaves or not isinstance(value, (dict, tuple)):
+            out[key] = value
+        else:
+            for k, sub in value.items() if isinstance(value, dict) else enumerate(value):
+                walk(sub, f"{key}.{k}")
+
+    for k, v in action.items():
+        walk(v, str(k))
+    return out
 
 
 def _is_empty(env_id: Any) -> bool:

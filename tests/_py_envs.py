@@ -76,6 +76,34 @@ def make_dict_env(render_mode: str | None = None) -> DictEnv:
     return DictEnv(render_mode)
 
 
+class NestedActionEnv(gymnasium.Env):
+    """A nested Dict action (a Tuple inside), or with `top_tuple` a Tuple action; each step
+    checks the action against its space and adds it into the observation."""
+
+    observation_space = spaces.Box(-1e6, 1e6, (4,), np.float64)
+
+    def __init__(self, top_tuple: bool = False) -> None:
+        pair = spaces.Tuple((spaces.Discrete(2), spaces.MultiDiscrete([3, 4])))
+        force = spaces.Box(-1.0, 1.0, (2,), np.float32)
+        self.top_tuple = top_tuple
+        self.action_space = (
+            spaces.Tuple((spaces.Discrete(3), force, pair))
+            if top_tuple
+            else spaces.Dict({"move": spaces.Discrete(3), "force": force, "pair": pair})
+        )
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        super().reset(seed=seed)
+        self.s = np.zeros(4)
+        return self.s.copy(), {}
+
+    def step(self, action: Any) -> Any:
+        assert self.action_space.contains(action), action
+        move, force, pair = action if self.top_tuple else (action["move"], action["force"], action["pair"])
+        self.s += [move, float(force[0]) + 2 * float(force[1]), pair[0], pair[1] @ [1, 10]]
+        return self.s.copy(), 0.0, False, False, {}
+
+
 class BinaryActionEnv(gymnasium.Env):
     """A MultiBinary action, checked against the space in the worker: the observation is the
     last action as a number in base 2."""

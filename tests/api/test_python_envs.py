@@ -671,6 +671,52 @@ def test_render() -> None:
     pool.close()
 
 
+@pytest.mark.parametrize("top_tuple", [False, True])
+def test_nested_actions_as_gymnasiums_vector_envs_take_them(top_tuple: bool) -> None:
+    """A nested Dict/Tuple action space: the pool's space has dotted leaves ("pair.0"), and
+    step()/send() take gymnasium's batched nested actions as SyncVectorEnv does (or the
+    leaves); a leaf's own value stays as given (a tuple of ints for a Discrete leaf)."""
+    fn = functools.partial(_py_envs.NestedActionEnv, top_tuple)
+    ref = gymnasium.vector.SyncVectorEnv([fn] * 3)
+    pool = envpool.make(fn, env_type="gymnasium", num_envs=3, num_workers=2, batched_spaces=True)
+    first = "0" if top_tuple else "move"
+    assert sorted(pool.single_action_space.spaces) == sorted(
+        [first, "1" if top_tuple else "force", "2.0" if top_tuple else "pair.0", "2.1" if top_tuple else "pair.1"]
+    )
+    ref.action_space.seed(0)
+    ref.reset(seed=0)
+    pool.reset(seed=0)
+    for t in range(6):
+        if t == 3:  # the pool's own leaves
+            action = pool.action_space.sample()
+            ref_action = _nest(action, top_tuple)
+        else:
+            action = ref_action = ref.action_space.sample()
+        if t == 4:  # a tuple of ints for a Discrete leaf
+            if top_tuple:
+                action = ((0, 1, 2), *action[1:])
+                ref_action = (np.arange(3), *ref_action[1:])
+            else:
+                action = {**action, "move": (0, 1, 2)}
+                ref_action = {**ref_action, "move": np.arange(3)}
+        want = ref.step(ref_action)[0]
+        if t == 5:  # send() with env ids, then recv()
+            pool.send(action, np.arange(3))
+            got = pool.recv()[0]
+        else:
+            got = pool.step(action)[0]
+        np.testing.assert_array_equal(got, want)
+    ref.close()
+    pool.close()
+
+
+def _nest(flat: dict, top_tuple: bool) -> Any:
+    """The pool's dotted-leaf action as gymnasium's nested one."""
+    if top_tuple:
+        return (flat["0"], flat["1"], (flat["2.0"], flat["2.1"]))
+    return {"move": flat["move"], "force": flat["force"], "pair": (flat["pair.0"], flat["pair.1"])}
+
+
 def test_render_mode_taken_from_the_envs() -> None:
     """An env_fn's envs made with render_mode="rgb_array" give the pool that render_mode, as
     AsyncVectorEnv takes its envs'; render_mode=None given to make turns it off."""
