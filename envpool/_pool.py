@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections.abc
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -175,7 +176,10 @@ class PoolBase(ModelMixin, EnvPoolMixin):
             return self._resetting(seed, lambda s: self._post(self._pool.reset(env_id, s, own_batch)))
         except BaseException:
             if handed:  # not left for a later reset (an autoreset's has no options)
-                self._pool.access_envs("options", "", (), {}, [None] * self._num_envs)
+                # A worker that cannot be reached (given up, the pool closed) keeps
+                # none: the reset's own error is the one raised.
+                with contextlib.suppress(RuntimeError):
+                    self._pool.access_envs("options", "", (), {}, [None] * self._num_envs)
             raise
 
     def _hand_reset_options(self, env_id: Any, options: dict | None) -> bool:

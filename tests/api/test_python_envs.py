@@ -388,6 +388,24 @@ def test_reset_options_of_a_refused_reset_are_not_kept() -> None:
     pool.close()
 
 
+def test_refused_reset_whose_options_cannot_be_cleared_raises_its_own_error() -> None:
+    """When the options of a refused reset cannot be taken back (here the clearing request is
+    made to fail, as for a worker given up meanwhile), the reset's own error is raised."""
+    pool = _attr_pool()
+    pool.reset()
+    access = pool._pool.access_envs
+
+    def clearing_fails(kind: str, *args: Any) -> tuple:
+        if kind == "options" and all(v is None for v in args[-1]):
+            raise RuntimeError("env 0: its worker process 0 could not be restarted")
+        return access(kind, *args)
+
+    pool._pool.access_envs = clearing_fails
+    with pytest.raises(ValueError, match="seed"):
+        pool.reset(np.array([0]), seed=-1, options={"start": 8})
+    pool.close()
+
+
 def test_env_access_as_soon_as_a_worker_is_ready() -> None:
     """A call right after its workers died waits for their replacements (it raised "is
     starting again"), and a replacement is asked as soon as it said it is ready, before its
