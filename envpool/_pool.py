@@ -13,6 +13,7 @@ from envpool import _envpool, _keys
 from envpool._config import engine_config, make_pool_spec, split_seeds, task_of
 from envpool._frames import resize_linear
 from envpool._model import ModelMixin
+from envpool._tree import dotted_leaves
 from envpool.python.envpool import EnvPoolMixin
 
 # What every engine call returns: a named tuple (struct sequence) with the
@@ -154,7 +155,7 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         if env_id is None:
             env_id = ids
         if self._action_leaves is not None:
-            action = _leaves(action, self._action_leaves)
+            action = dotted_leaves(action, self._action_leaves)
         names = [s[0] for s in self.spec.action_arrays]
         if names == ["action"] and set(action) == {"action"}:
             return action["action"], env_id
@@ -433,24 +434,6 @@ class PoolBase(ModelMixin, EnvPoolMixin):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.spec.task_id!r}, num_envs={self._num_envs}, batch_size={self._batch_size})"
-
-
-def _leaves(action: dict, leaves: frozenset) -> dict:
-    """A nested dict/tuple action as the pool's dotted leaves: ``{"t": (a, b)}`` is
-    ``{"t.0": a, "t.1": b}``. A value under a leaf's own key is kept as it is (a tuple of
-    ints for a Discrete leaf); other keys are left for the engine to name."""
-    out: dict = {}
-
-    def walk(value: Any, key: str) -> None:
-        if key in leaves or not isinstance(value, (dict, tuple)):
-            out[key] = value
-        else:
-            for k, sub in value.items() if isinstance(value, dict) else enumerate(value):
-                walk(sub, f"{key}.{k}")
-
-    for k, v in action.items():
-        walk(v, str(k))
-    return out
 
 
 def _is_empty(env_id: Any) -> bool:

@@ -25,3 +25,21 @@ def rows_where(tree: Any, mask: np.ndarray) -> np.ndarray:
     for i in np.flatnonzero(mask):
         out[i] = tree_map(lambda v, i=i: v[i], tree)
     return out
+
+
+def dotted_leaves(action: dict, leaves: frozenset) -> dict:
+    """A nested dict/tuple action as a pool's dotted leaves: ``{"t": (a, b)}`` is
+    ``{"t.0": a, "t.1": b}``. A value under a leaf's own key is kept as it is (a tuple of
+    ints for a Discrete leaf); other keys are left for the engine to name."""
+    out: dict = {}
+
+    def walk(value: Any, key: str) -> None:
+        if key in leaves or not isinstance(value, (dict, tuple)):
+            out[key] = value
+        else:
+            for k, sub in value.items() if isinstance(value, dict) else enumerate(value):
+                walk(sub, f"{key}.{k}")
+
+    for k, v in action.items():
+        walk(v, str(k))
+    return out
