@@ -10,6 +10,7 @@ anchors, which docs/conf.py makes MyST generate too).
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -124,3 +125,30 @@ def test_tasks_page_names_every_listed_task_of_the_small_families() -> None:
     text = (DOCS / "tasks.md").read_text()
     assert len(ids) > 25
     assert [t for t in ids if f"`{t}`" not in text] == []
+
+
+def _layout_block() -> str:
+    text = (ROOT / "CONTRIBUTING.md").read_text()
+    return text.split("## Layout", 1)[1].split("```", 2)[1]
+
+
+def _unlisted(block: str, parent: str) -> list[str]:
+    """The folders of ``parent`` that the layout names neither as ``parent/<name>/`` nor as an
+    indented ``<name>/`` entry."""
+    folders = sorted(p.name for p in (ROOT / parent).iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+    return [
+        f
+        for f in folders
+        if f"{parent}/{f}/" not in block and not re.search(rf"^ +{re.escape(f)}/ ", block, re.MULTILINE)
+    ]
+
+
+def test_contributing_layout_names_every_folder() -> None:
+    """CONTRIBUTING.md's layout names every folder of cpp/ and of the envpool package, so a
+    family or subpackage added later cannot be left out of the newcomer's map."""
+    block = _layout_block()
+    assert "cpp/core/" in block
+    assert _unlisted(block, "cpp") == []
+    assert _unlisted(block, "envpool") == []
+    # the check itself: a folder the layout does not name is found
+    assert _unlisted(block.replace("toy_text/", "toy-text"), "cpp") == ["toy_text"]
