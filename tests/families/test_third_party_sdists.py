@@ -1,9 +1,10 @@
 """How the sdists that ALE and Box2D are built from are obtained (third_party/ale/ale.cmake,
 third_party/box2d/box2d.cmake): a local sdist named by ``ENVPOOL_<LIB>_SDIST`` is used instead
 of a download (offline builds, as the READMEs in third_party/ say) and unpacked into
-``ENVPOOL_<LIB>_CACHE_DIR``; Box2D's is patched so that no Python call is left in its assertion;
-a sdist that lacks the library is refused. CMake configures only (ALE itself is built at build
-time, by ExternalProject): no compile."""
+``ENVPOOL_<LIB>_CACHE_DIR``; Box2D's is patched so that no Python call is left in its assertion
+and its profiling timer reads no clock; a sdist that lacks the library is refused. CMake
+configures only (ALE itself is built at build time, by ExternalProject): no compile. And the
+built extension's Box2D steps read no clock (third_party/box2d/README.md)."""
 
 from __future__ import annotations
 
@@ -78,9 +79,31 @@ def test_a_local_sdist_is_used_without_a_download(lib: str, tmp_path: Path) -> N
     if lib == "box2d":
         settings = (cache / "src" / name / "Box2D" / "Common" / "b2Settings.h").read_text()
         assert "b2AssertException" in settings and "Py" not in settings  # patched: only the throw is left
+        timer = (cache / "src" / name / "Box2D" / "Common" / "b2Timer.cpp").read_text()
+        assert "#elif 0  // envpool: no clock reads" in timer and "defined(__linux__)" not in timer
     # An archive without the library is refused, naming what it lacks.
     bad = tmp_path / "bad" / f"{name}.tar.gz"
     bad.parent.mkdir()
     shutil.make_archive(str(bad).removesuffix(".tar.gz"), "gztar", root_dir=src)
     p = configure(bad, tmp_path / "cache2")
     assert p.returncode != 0 and f"does not contain {name}/" in p.stderr
+
+
+def test_the_built_box2d_reads_no_clock() -> None:
+    """b2Timer's gettimeofday calls (about 3% of a LunarLander step) are compiled out: the
+    extension imports no gettimeofday, and Box2D's envs still step."""
+    import envpool
+    from envpool import _envpool
+
+    if "LunarLander" not in _envpool.families():
+        pytest.skip("the Box2D family is not compiled in")
+    nm = shutil.which("nm")
+    if nm is None:
+        pytest.skip("no nm (binutils)")
+    out = subprocess.run([nm, "-D", "--undefined-only", _envpool.__file__], capture_output=True, text=True, check=True)
+    imported = {line.split()[-1].split("@")[0] for line in out.stdout.splitlines() if line.strip()}
+    assert "clock_gettime" in imported or "time" in imported  # the listing is read
+    assert "gettimeofday" not in imported
+    env = envpool.make("LunarLander-v3", env_type="gymnasium", num_envs=2, seed=0)
+    env.reset()
+    assert env.step(env.action_space.sample()[None].repeat(2, 0))[0].shape == (2, 8)
