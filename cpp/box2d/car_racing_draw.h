@@ -31,7 +31,7 @@ using classic_control::Vec2;
 // pygame.transform.smoothscale of an RGB image to a smaller one (both
 // sides shrink), channel by channel as pygame's filters work.
 inline void Smoothscale(const uint8_t* src, int sw, int sh, uint8_t* dst, int dw, int dh) {
-  const std::vector<uint8_t> out = classic_control::ShrinkChannels(src, 3, sw, sh, dw, dh);
+  const std::vector<uint8_t> out = classic_control::ShrinkChannels<3>(src, sw, sh, dw, dh);
   std::copy(out.begin(), out.end(), dst);
 }
 
