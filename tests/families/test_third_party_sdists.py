@@ -90,7 +90,7 @@ def test_a_local_sdist_is_used_without_a_download(lib: str, tmp_path: Path) -> N
 
 
 def test_the_built_box2d_reads_no_clock() -> None:
-    """b2Timer's gettimeofday calls (about 3% of a LunarLander step) are compiled out: the
+    """b2Timer's gettimeofday calls (3-4% of a LunarLander step) are compiled out: the
     extension imports no gettimeofday, and Box2D's envs still step."""
     import envpool
     from envpool import _envpool

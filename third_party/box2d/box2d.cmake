@@ -89,9 +89,9 @@ endif()
 # moving bodies), which only pybox2d's world.GetProfile() reads; our envs
 # never do, and the reads took 3-4% of a LunarLander or BipedalWalker step
 # (envpool-bench -e raw, 8 envs on 2 threads: LunarLander-v3 178k-183k ->
-# 188k-191k steps/s). The timer's
-# portable branch (no clock: the profile reads 0) is compiled instead; no
-# simulated value depends on it. Patched in the unpacked cache copy, once.
+# 188k-191k steps/s). The timer's portable branch (no clock: the profile
+# reads 0) is compiled instead; no simulated value depends on it. Patched
+# in the unpacked cache copy, once.
 set(_b2_timer "${_b2_src}/Box2D/Common/b2Timer.cpp")
 file(READ "${_b2_timer}" _b2_text)
 set(_b2_clock "#elif defined(__linux__) || defined (__APPLE__)")
