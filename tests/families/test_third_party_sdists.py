@@ -105,5 +105,8 @@ def test_the_built_box2d_reads_no_clock() -> None:
     assert "clock_gettime" in imported or "time" in imported  # the listing is read
     assert "gettimeofday" not in imported
     env = envpool.make("LunarLander-v3", env_type="gymnasium", num_envs=2, seed=0)
-    env.reset()
-    assert env.step(env.action_space.sample()[None].repeat(2, 0))[0].shape == (2, 8)
+    try:
+        env.reset()
+        assert env.step(env.action_space.sample()[None].repeat(2, 0))[0].shape == (2, 8)
+    finally:
+        env.close()
