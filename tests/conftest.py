@@ -23,6 +23,18 @@ def pytest_addoption(parser) -> None:
     )
 
 
+def pytest_sessionstart(session) -> None:
+    # tools/test_wheel.sh (the test command) names the venv it installed the
+    # repaired wheel into: the suite must run against that install.
+    prefix = os.environ.get("ENVPOOL_TEST_INSTALLED")
+    if prefix:
+        import envpool
+
+        where = Path(envpool.__file__).resolve()
+        if not where.is_relative_to(Path(prefix).resolve()):
+            raise RuntimeError(f"ENVPOOL_TEST_INSTALLED={prefix}, but envpool was imported from {where}")
+
+
 def pytest_collection_finish(session) -> None:
     # Ray puts the driver's working directory on its workers' sys.path, where the
     # source folder would shadow the installed package: run from the tests folder.

@@ -35,7 +35,7 @@ cmake -S . -B /tmp/gpu_build -G Ninja -DCMAKE_BUILD_TYPE=Release -DENVPOOL_ATARI
   || { tail -30 "$OUT/cmake.txt"; exit 1; }
 grep "envpool:" "$OUT/cmake.txt"
 cmake --build /tmp/gpu_build -j "$(nproc)" > "$OUT/build.txt" 2>&1 || { grep -B2 -A12 "error" "$OUT/build.txt" | head -80; exit 1; }
-cp /tmp/gpu_build/_envpool*.so /tmp/gpu_build/cpp/mujoco/envpool_render_server envpool/
+cp /tmp/gpu_build/_envpool*.so /tmp/gpu_build/cpp/mujoco/envpool_render_server src/envpool/
 echo "built in $(( $(date +%s) - t0 )) s"
 python3 -c "import envpool, envpool._envpool as e; print('xla', e.has_xla, len(envpool.list_all_envs()), 'ids')"
 python3 -m pytest -p no:cacheprovider -q -rs tests/api/test_xla.py --timeout 300 -k "not bench_xla_engine" \

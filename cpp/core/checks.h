@@ -1,6 +1,6 @@
 // The checks of a pool call's arguments (env ids, seeds, actions) and their
 // messages, each written once: the binding (cpp/python/), the XLA handlers
-// and, through the binding, envpool/xla.py and envpool/ray.py use these.
+// and, through the binding, src/envpool/xla.py and src/envpool/ray.py use these.
 // No pybind: what Python raises as a TypeError is a message constant here
 // that the binding throws as py::type_error; the value checks throw
 // std::invalid_argument (ValueError, errors.h).

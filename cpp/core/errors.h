@@ -1,6 +1,6 @@
 // What a pool call throws, and THE table of which C++ exception reaches
 // Python as which exception type. The binding (cpp/python), the XLA
-// handlers and envpool/xla.py all read this table (through ErrorKindOf), so
+// handlers and src/envpool/xla.py all read this table (through ErrorKindOf), so
 // an env's exception has one Python type on every path.
 #ifndef ENVPOOL_CORE_ERRORS_H_
 #define ENVPOOL_CORE_ERRORS_H_

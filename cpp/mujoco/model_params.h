@@ -12,7 +12,7 @@
 // recomputes the derived constants (body_subtreemass, dof_invweight0,
 // actuator_acc0, ...), as compiling a model with those values would.
 //
-// model_randomization, as text (envpool/tasks/mujoco.py writes it from the
+// model_randomization, as text (src/envpool/tasks/mujoco.py writes it from the
 // user's dict): "field:op:lo:hi;..." with lo and hi one number or one per
 // element (comma separated), op one of
 //   scale    base * U(lo, hi)

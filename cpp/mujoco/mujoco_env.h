@@ -12,7 +12,7 @@
 //                 codes it). A bare name is looked up in assets_dir, a path
 //                 starting with '/', '.' or '~' is used as is (like
 //                 gymnasium's expand_model_path).
-//   assets_dir    gymnasium's assets folder; set by envpool/tasks/mujoco.py.
+//   assets_dir    gymnasium's assets folder; set by src/envpool/tasks/mujoco.py.
 //   expose_state  when true, info "qpos0"/"qvel0" hold the episode's initial
 //                 qpos/qvel (after reset noise) on every step of the episode.
 //   width, height, camera_id, camera_name, default_camera_config, max_geom,

@@ -133,6 +133,15 @@ namespace {
 
 std::string Errno(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
+// The folder of the libmujoco loaded in this process ("" if unknown).
+std::string LoadedMujocoDir() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(&mj_version), &info) == 0 || info.dli_fname == nullptr) return "";
+  std::string path = info.dli_fname;
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
 }  // namespace
 
 std::string RenderProcess::ServerPath() {
@@ -180,9 +189,23 @@ std::unique_ptr<RenderProcess> RenderProcess::Spawn(const std::string& backend) 
   posix_spawnattr_setpgroup(&attr, 0);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
   std::vector<std::string> env_strings;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e)
-    if (std::strncmp(*e, "MUJOCO_GL=", 10) != 0) env_strings.emplace_back(*e);
+  const char* library_path = nullptr;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    if (std::strncmp(*e, "LD_LIBRARY_PATH=", 16) == 0) {
+      library_path = *e + 16;
+    } else if (std::strncmp(*e, "MUJOCO_GL=", 10) != 0) {
+      env_strings.emplace_back(*e);
+    }
+  }
   env_strings.push_back("MUJOCO_GL=" + backend);
+  // The server links libmujoco like the extension. Its relative RUNPATH finds
+  // a mujoco package installed beside envpool; one installed elsewhere (pip
+  // --target, PYTHONPATH overlays) is found through the folder of the
+  // libmujoco this process loaded, so both run the same library.
+  const std::string mujoco_dir = LoadedMujocoDir();
+  std::string search = mujoco_dir;
+  if (library_path != nullptr && *library_path != '\0') search += (search.empty() ? "" : ":") + std::string(library_path);
+  if (!search.empty()) env_strings.push_back("LD_LIBRARY_PATH=" + search);
   std::vector<char*> envp;
   for (auto& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);

@@ -8,7 +8,7 @@
 // The family knows nothing of what runs in the workers: the config names
 // the segment, the worker count, and the arrays (the same layout rule on
 // both sides, checked through slot_bytes). Who creates the segment and the
-// workers (envpool/python_env) also writes each worker's record: its pid,
+// workers (src/envpool/python_env) also writes each worker's record: its pid,
 // its generation (bumped when it is replaced), how the last one died.
 //
 // Segment layout (little-endian, offsets in bytes):

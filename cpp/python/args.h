@@ -2,7 +2,7 @@
 // with checks.h's checks and messages (TypeError for a wrong type, else
 // checks.h's std::invalid_argument, a ValueError) and converted for the
 // engine. The same functions back _envpool.check_* (RegisterChecks), which
-// envpool/ray.py and envpool/xla.py call instead of repeating the checks.
+// src/envpool/ray.py and src/envpool/xla.py call instead of repeating the checks.
 #ifndef ENVPOOL_PYTHON_ARGS_H_
 #define ENVPOOL_PYTHON_ARGS_H_
 

@@ -45,6 +45,43 @@ const std::string kRebuild =
     "compiler changes; a CMake build: cmake -Denvpool_DIR=$(python -m envpool --cmake-dir) <source dir> and "
     "build again (with the compiler this envpool was built with)";
 
+// The value of `key=` in an ABI stamp ("" if absent).
+std::string StampField(const std::string& stamp, const std::string& key) {
+  const std::string tag = key + "=";
+  std::size_t at = stamp.rfind(' ' + tag);
+  at = stamp.compare(0, tag.size(), tag) == 0 ? 0 : (at == std::string::npos ? at : at + 1);
+  if (at == std::string::npos) return "";
+  const std::size_t begin = at + tag.size(), end = stamp.find(' ', begin);
+  return stamp.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+// Why a module built for `theirs` is refused, and what its user can do. A
+// compiler of another family or major version is the mismatch users of a
+// binary wheel meet: say which compiler to use, or how to build envpool with
+// theirs.
+std::string AbiMismatch(const std::string& path, const std::string& theirs, const std::string& their_compiler) {
+  const std::string ours = ENVPOOL_ABI_STAMP;
+  std::string msg = "envpool extension '" + path + "' was built for [" + theirs + "] (" + their_compiler +
+                    "), but this envpool is [" + ours + "] (" + ENVPOOL_ABI_COMPILER_VERSION + "): ";
+  const std::string want = StampField(ours, "compiler"), got = StampField(theirs, "compiler");
+  std::string other_fields = theirs, our_fields = ours;
+  if (!got.empty()) other_fields.replace(other_fields.find("compiler=" + got), 9 + got.size(), "compiler=");
+  our_fields.replace(our_fields.find("compiler=" + want), 9 + want.size(), "compiler=");
+  if (got != want && other_fields == our_fields) {
+    const auto dash = want.find('-');
+    const std::string family = want.substr(0, dash), major = dash == std::string::npos ? "" : want.substr(dash + 1);
+    const std::string cxx = family == "gcc" ? "g++-" + major : family == "clang" ? "clang++-" + major : want;
+    return msg + "a module must be built by the compiler family and major version envpool was built with (" + want +
+           "; this module used " + got + "). Either build the module with " + want +
+           ": envpool.cpp_extension.load(...) uses $CXX (CXX=" + cxx +
+           "), a CMake build -DCMAKE_CXX_COMPILER=" + cxx + " (on Debian/Ubuntu: apt-get install " +
+           (family == "gcc" ? "g++-" : family == "clang" ? "clang-" : "") + major +
+           "); or build envpool itself with your compiler, which gives it your compiler's stamp: pip install "
+           "--no-binary envpool envpool (or pip install . in its source checkout), then rebuild the module";
+  }
+  return msg + kRebuild;
+}
+
 std::vector<std::string> LoadFamilies(const std::string& path) {
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
@@ -71,9 +108,7 @@ std::vector<std::string> LoadFamilies(const std::string& path) {
                            "envpool_add_extension() in CMake or envpool.cpp_extension.load(), including "
                            "<envpool/envpool.h>)");
   const std::string theirs = abi(), ours = ENVPOOL_ABI_STAMP;
-  if (theirs != ours)
-    throw py::import_error("envpool extension '" + path + "' was built for [" + theirs + "] (" + compiler() +
-                           "), but this envpool is [" + ours + "] (" + ENVPOOL_ABI_COMPILER_VERSION + "): " + kRebuild);
+  if (theirs != ours) throw py::import_error(AbiMismatch(path, theirs, compiler()));
 
   std::vector<envpool::Family> got;
   const char* error = nullptr;
@@ -140,4 +175,6 @@ void RegisterExtensionLoader(py::module_& m) {
         return d;
       },
       "The ABI stamp a family module must carry (envpool.cpp_extension)");
+  m.def("abi_mismatch", &AbiMismatch, py::arg("path"), py::arg("stamp"), py::arg("compiler"),
+        "The ImportError message load_families gives a module built for another ABI stamp");
 }

@@ -303,7 +303,7 @@ class PyPool {
     return out;
   }
 
-  // values: (n, *shape) of the array's dtype (envpool/_model.py converts);
+  // values: (n, *shape) of the array's dtype (src/envpool/_model.py converts);
   // every env and value is checked before any env changes.
   void SetEnvArray(const std::string& name, const py::array& values, const py::object& env_id) {
     const std::vector<int> ids = ArrayIds(env_id);

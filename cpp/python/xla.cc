@@ -1,5 +1,5 @@
 // XLA FFI handlers: a pool's send, recv and step called from inside compiled
-// JAX programs (envpool/xla.py builds the JAX side: shapes, dtypes and the
+// JAX programs (src/envpool/xla.py builds the JAX side: shapes, dtypes and the
 // structure of results). The pools they reach are in xla_registry.h; the
 // CUDA handlers' host round trips in cuda_stage.h.
 //
@@ -13,7 +13,7 @@
 // The handlers run on whatever threads XLA picks, without the GIL, and call
 // the same engine as the Python binding. Inputs are checked with the
 // binding's checks (checks.h); errors go back to XLA as FFI errors (never
-// an abort), with an error code that envpool/xla.py maps back to the Python
+// an abort), with an error code that src/envpool/xla.py maps back to the Python
 // exception type the binding would raise (kCodes).
 //
 // Results are copied once, key by key, from the engine's finished batch into
@@ -65,7 +65,7 @@ using envpool::python::HostStage;
 using envpool::python::Registry;
 using envpool::python::XlaSlot;
 
-// errors.h's error kinds as XLA error codes; envpool/xla.py maps the codes
+// errors.h's error kinds as XLA error codes; src/envpool/xla.py maps the codes
 // back to the kinds' Python types (_envpool.xla_error_types()), so an error
 // has the Python path's type.
 struct CodeOfKind {
@@ -299,7 +299,7 @@ void ConvertArgs(const Bound& b, const std::vector<ffi::AnyBuffer>& args, const 
 }
 
 // Copies a finished batch into XLA's outputs, one buffer per state key in
-// layout order (shapes and dtypes fixed by envpool/xla.py from the spec).
+// layout order (shapes and dtypes fixed by src/envpool/xla.py from the spec).
 void WriteResults(const envpool::StateBatch& batch, const std::vector<ffi::AnyBuffer>& rets) {
   const envpool::StateLayout& layout = batch.layout;
   const int rows = batch.done.target();

@@ -378,6 +378,23 @@ def test_the_abi_guard_refuses_another_version(work: Path, grid) -> None:
     assert "Grid" in _envpool.families()  # the loaded build stays
 
 
+def test_a_module_of_another_compiler_major_is_told_what_to_do() -> None:
+    """A binary wheel's user whose compiler has another major version than the one envpool was
+    built with: the refusal names the compiler to use (CXX / CMAKE_CXX_COMPILER, the Debian
+    package) and the other way out, building envpool with their compiler."""
+    ours = _envpool.sdk_abi()["stamp"]
+    family, major = re.search(r"compiler=(\w+)-(\d+)", ours).groups()
+    theirs = ours.replace(f"compiler={family}-{major}", f"compiler={family}-{int(major) + 1}")
+    msg = _envpool.abi_mismatch("/x/grid.so", theirs, "their version")
+    cxx = {"gcc": "g++", "clang": "clang++"}[family] + f"-{major}"
+    assert f"built for [{theirs}] (their version), but this envpool is [{ours}]" in msg
+    assert f"CXX={cxx}" in msg and f"-DCMAKE_CXX_COMPILER={cxx}" in msg
+    assert "pip install --no-binary envpool envpool" in msg
+    # another mismatch (a version) keeps the generic advice
+    other = _envpool.abi_mismatch("/x/grid.so", ours.replace("sdk=1", "sdk=2"), "v")
+    assert "--no-binary" not in other and "rebuild it against this envpool" in other
+
+
 @pytest.mark.slow  # a build
 def test_a_task_module_is_imported_on_load(work: Path, tmp_path: Path) -> None:
     (tmp_path / "faulty_tasks.py").write_text("import envpool\nenvpool.register('FaultyAuto-v0', 'FaultyTM')\n")

@@ -1,4 +1,4 @@
-"""The package's import structure: no import cycle anywhere in ``envpool/``, and the
+"""The package's import structure: no import cycle anywhere in ``src/envpool/``, and the
 generic layer (the registry, make and config resolution, specs, key names, the
 adapters) reaches no task table or integration and names no family.
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = ROOT / "envpool"
+PACKAGE = ROOT / "src" / "envpool"
 
 # Modules that know no family: they may import no task table or integration (not even
 # through another module) and their text names no family.

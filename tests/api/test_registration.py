@@ -1,4 +1,4 @@
-"""The task registry's subscriptions and the config layers of envpool/_config.py, in
+"""The task registry's subscriptions and the config layers of src/envpool/_config.py, in
 the order its docstring gives them."""
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def test_config_layers_override_in_order(tasks: list[str]) -> None:
 
 
 def test_a_users_task_on_a_mujoco_family_gets_its_frame_stack(tasks: list[str]) -> None:
-    # The family's Python side (set by envpool/tasks/mujoco.py and dmc.py) applies to a
+    # The family's Python side (set by src/envpool/tasks/mujoco.py and dmc.py) applies to a
     # task registered without python=, as when the side was keyed on the config.
     tasks.extend(["MyCheetah-v0", "MyCheetahDmc-v0"])
     envpool.register("MyCheetah-v0", "HalfCheetah-v5", **registration.lookup("HalfCheetah-v5").config)

@@ -39,11 +39,15 @@ if(NOT EXISTS "${MUJOCO_LIBRARY}")
     "wheel version ${ENVPOOL_MUJOCO_VERSION} exactly.")
 endif()
 
+# The headers from a stable copy (cmake/stable_headers.cmake says why).
+include(${PROJECT_SOURCE_DIR}/cmake/stable_headers.cmake)
+envpool_stable_headers(_mujoco_stable_include mujoco "${MUJOCO_INCLUDE_DIR}")
+
 if(NOT TARGET mujoco::mujoco)
   add_library(mujoco::mujoco SHARED IMPORTED GLOBAL)
   set_target_properties(mujoco::mujoco PROPERTIES
     IMPORTED_LOCATION "${MUJOCO_LIBRARY}"
     IMPORTED_SONAME "libmujoco.so.${ENVPOOL_MUJOCO_VERSION}"
-    INTERFACE_INCLUDE_DIRECTORIES "${MUJOCO_INCLUDE_DIR}")
+    INTERFACE_INCLUDE_DIRECTORIES "${_mujoco_stable_include}")
 endif()
 message(STATUS "MuJoCo: ${MUJOCO_LIBRARY}")

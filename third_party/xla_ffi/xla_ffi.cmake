@@ -27,8 +27,11 @@ if(ENVPOOL_XLA)
   endif()
   if(_xla_include AND EXISTS "${_xla_include}/xla/ffi/api/ffi.h")
     message(STATUS "envpool: XLA FFI handlers enabled (headers: ${_xla_include})")
-    # SYSTEM: XLA's headers are not held to this project's warnings.
-    target_include_directories(_envpool SYSTEM PRIVATE "${_xla_include}")
+    # SYSTEM: XLA's headers are not held to this project's warnings. A stable
+    # copy: cmake/stable_headers.cmake says why.
+    include(${PROJECT_SOURCE_DIR}/cmake/stable_headers.cmake)
+    envpool_stable_headers(_xla_stable_include xla_ffi "${_xla_include}")
+    target_include_directories(_envpool SYSTEM PRIVATE "${_xla_stable_include}")
     target_compile_definitions(_envpool PRIVATE ENVPOOL_WITH_XLA)
   else()
     message(STATUS "envpool: XLA FFI handlers skipped: jaxlib's headers (xla/ffi/api/ffi.h) not found; "

@@ -1,6 +1,6 @@
 // dm_control.suite.cartpole: a cart on a rail with a chain of poles
 // (balance, balance_sparse, swingup, swingup_sparse, two_poles, three_poles).
-// The extra poles are XML edits made by envpool/tasks/dmc.py (model_xml).
+// The extra poles are XML edits made by src/envpool/tasks/dmc.py (model_xml).
 #ifndef ENVPOOL_MUJOCO_DMC_CARTPOLE_H_
 #define ENVPOOL_MUJOCO_DMC_CARTPOLE_H_
 

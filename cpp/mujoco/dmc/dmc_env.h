@@ -1,7 +1,7 @@
 // The DeepMind Control Suite's shared base: dm_control.rl.control.Environment
 // and dm_control.suite.base.Task on the real libmujoco. A domain is one file
 // in this folder (its tasks are rows of a table there), registered in
-// cpp/mujoco/register.cc; envpool/tasks/dmc.py registers the ids.
+// cpp/mujoco/register.cc; src/envpool/tasks/dmc.py registers the ids.
 //
 // Semantics follow dm_control 1.0.50 call for call, so that an env and
 // suite.load(domain, task, task_kwargs={"random": seed}) produce the same
@@ -20,7 +20,7 @@
 //
 // Config keys every domain has:
 //   task_name    the dm_control task of the domain ("balance", ...).
-//   model_dir    dm_control's suite folder (set by envpool/tasks/dmc.py):
+//   model_dir    dm_control's suite folder (set by src/envpool/tasks/dmc.py):
 //                the domain's XML and the common assets are read from it.
 //   model_xml    the model's XML text; empty: <model_dir>/<domain>.xml. The
 //                Python side fills it for domains whose XML dm_control edits

@@ -1,7 +1,7 @@
 // dm_control.suite.dog: a detailed dog model (stand; walk, trot, run: move
 // at a speed; fetch: bring a thrown ball to a target). The floor size and
 // the ball, target, walls and cameras are XML edits made in
-// envpool/tasks/dmc.py; the meshes and textures come from dm_control's
+// src/envpool/tasks/dmc.py; the meshes and textures come from dm_control's
 // dog_assets folder.
 #ifndef ENVPOOL_MUJOCO_DMC_DOG_H_
 #define ENVPOOL_MUJOCO_DMC_DOG_H_

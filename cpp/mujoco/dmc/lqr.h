@@ -1,6 +1,6 @@
 // dm_control.suite.lqr: a chain of springs, the first bodies actuated, with
 // a quadratic cost (lqr_2_1, lqr_6_2). The bodies are XML edits made in
-// envpool/tasks/dmc.py; their stiffness is drawn from the env's generator
+// src/envpool/tasks/dmc.py; their stiffness is drawn from the env's generator
 // when it is seeded (dm_control draws it from the task's RandomState before
 // the first episode), so each env keeps its own model copy.
 #ifndef ENVPOOL_MUJOCO_DMC_LQR_H_

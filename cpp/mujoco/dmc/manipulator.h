@@ -1,7 +1,7 @@
 // dm_control.suite.manipulator: a planar arm bringing a ball or a peg to a
 // target, or inserting it into a cup or slot (bring_ball, bring_peg,
 // insert_ball, insert_peg). The unused props are removed by XML edits made in
-// envpool/tasks/dmc.py; the target moves per episode (its own model copy).
+// src/envpool/tasks/dmc.py; the target moves per episode (its own model copy).
 // Observations are the fully observable ones (dm_control's default).
 #ifndef ENVPOOL_MUJOCO_DMC_MANIPULATOR_H_
 #define ENVPOOL_MUJOCO_DMC_MANIPULATOR_H_

@@ -2,7 +2,7 @@
 // move at a speed; escape: climb out of a random bowl-shaped terrain, drawn
 // per episode on the env's own model copy; fetch: bring a ball to the
 // target in a walled arena). The floor size, terrain, walls, ball and
-// rangefinders are XML edits made in envpool/tasks/dmc.py.
+// rangefinders are XML edits made in src/envpool/tasks/dmc.py.
 #ifndef ENVPOOL_MUJOCO_DMC_QUADRUPED_H_
 #define ENVPOOL_MUJOCO_DMC_QUADRUPED_H_
 

@@ -1,6 +1,6 @@
 // dm_control.suite.stacker: the planar arm stacking boxes on a target
 // (stack_2, stack_4: the unused boxes are removed by XML edits made in
-// envpool/tasks/dmc.py; the target moves per episode, its own model copy).
+// src/envpool/tasks/dmc.py; the target moves per episode, its own model copy).
 // Observations are the fully observable ones (dm_control's default).
 #ifndef ENVPOOL_MUJOCO_DMC_STACKER_H_
 #define ENVPOOL_MUJOCO_DMC_STACKER_H_

@@ -1,5 +1,5 @@
 // dm_control.suite.swimmer: an n-link swimmer reaching a random target
-// (swimmer6, swimmer15: the links are XML edits made by envpool/tasks/dmc.py;
+// (swimmer6, swimmer15: the links are XML edits made by src/envpool/tasks/dmc.py;
 // the target moves per episode, so the env keeps its own model copy).
 #ifndef ENVPOOL_MUJOCO_DMC_SWIMMER_H_
 #define ENVPOOL_MUJOCO_DMC_SWIMMER_H_

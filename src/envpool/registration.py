@@ -1,7 +1,7 @@
 """The task registry: task id -> (C++ family, config overrides, Python side).
 
 The registry imports nothing of envpool: integrations (gymnasium's registry, Ray
-Tune's) :func:`subscribe` to it, and ``envpool/__init__.py`` wires them up.
+Tune's) :func:`subscribe` to it, and ``src/envpool/__init__.py`` wires them up.
 """
 
 from __future__ import annotations

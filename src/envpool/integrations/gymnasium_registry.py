@@ -60,7 +60,7 @@ def make_vector_env(task_id: str, num_envs: int = 1, **options: Any) -> Any:
 
 def on_task(task: TaskSpec) -> bool:
     """Register one envpool task in gymnasium's registry (False: the id was taken).
-    ``envpool/__init__.py`` subscribes this to the task registry."""
+    ``src/envpool/__init__.py`` subscribes this to the task registry."""
     import gymnasium
     from gymnasium.envs.registration import registry
 

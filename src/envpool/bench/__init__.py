@@ -13,7 +13,7 @@ engines marked * in ``--help``) and a table in the terminal. For example::
                                                      # a Python env (docs/benchmarks_python_envs.md)
 
 Engines
-    One ``Engine`` definition each, one file each in ``envpool/bench/engines/``
+    One ``Engine`` definition each, one file each in ``src/envpool/bench/engines/``
     (``envpool``, ``gymnasium-sync``, ``gymnasium-async``, ``ale-vector``,
     ``raw``, ``python:PATH``); ``envpool-bench --help`` lists them from that
     registry, and the package's docstring says how to add one.

@@ -1,6 +1,6 @@
 """make() and its per-interface forms (re-exported by :mod:`envpool`).
 
-Kept apart from ``envpool/__init__.py`` so that modules inside the package (the
+Kept apart from ``src/envpool/__init__.py`` so that modules inside the package (the
 integrations, :mod:`envpool.ray`) make pools without importing the package root,
 which wires them up: no import cycle.
 """

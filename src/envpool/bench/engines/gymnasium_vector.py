@@ -16,7 +16,7 @@ from __future__ import annotations
 from . import Engine, _common, _gym
 
 # EnvPool 1.2.5's toy-text, Box2D and classic-control ids that gymnasium 1.4 no longer registers (or
-# registers for other envs) -> the gymnasium id whose dynamics they run (envpool/tasks/toy_text.py,
+# registers for other envs) -> the gymnasium id whose dynamics they run (src/envpool/tasks/toy_text.py,
 # box2d.py, classic_control.py).
 _OLDER_IDS = {
     "Taxi-v3": "Taxi-v4",

@@ -10,7 +10,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from envpool import _envpool
+from envpool import _native
+
+_envpool = _native.load()
+
 from envpool import registration as _registration
 from envpool._make import make, make_dm, make_gym, make_gymnasium, make_spec
 from envpool._spec import EnvSpec

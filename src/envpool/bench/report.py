@@ -181,6 +181,21 @@ def failures(report: dict) -> list[str]:
     return lines
 
 
+def engine_legend(report: dict) -> list[str]:
+    """One line per engine in the table: what its rows measure (the summary --help shows)."""
+    from envpool.bench import engines
+
+    seen = list(dict.fromkeys(r["engine"] for r in report["results"]))
+    lines = []
+    for name in seen:
+        try:
+            summary = engines.get(name).summary
+        except KeyError:
+            continue
+        lines.append(f"{short_engine(name)}: {summary}")
+    return ["engines: " + lines[0], *("         " + line for line in lines[1:])] if lines else []
+
+
 def footer(report: dict) -> list[str]:
     m, st = report["machine"], report["settings"]
     la = m["load_average"]
@@ -194,6 +209,7 @@ def footer(report: dict) -> list[str]:
         f"{la['min_1m']}-{la['max_1m']} during the run (start {la['start']})",
         f"python {m['python']}: {pk}",
     ]
+    out.extend(engine_legend(report))
     for eng, p in report["interpreters"].items():
         if "error" in p:
             out.append(f"{eng}: {p['error']}")

