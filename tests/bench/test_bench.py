@@ -591,6 +591,17 @@ def test_table_leaves_out_na_rows_and_says_once_why():
     assert "ale-vector on U (1 envs): 1 of 1 round failed: RuntimeError: boom" in text
 
 
+def test_footer_says_what_each_engine_in_the_table_is():
+    from envpool.bench import engines
+
+    rep = _report([_row("envpool"), _row("raw"), _row("ale-vector", "n/a", "Atari tasks only")])
+    text = report.format_table(rep)
+    legend = text[text.index("engines: ") :]
+    assert f"engines: envpool: {engines.get('envpool').summary}" in legend
+    assert f"raw: {engines.get('raw').summary}" in legend
+    assert "ale-vector" not in legend  # no row of it in the table
+
+
 def test_plain_output_has_no_escape_codes_and_terminal_output_is_styled():
     rep = _report([_row("envpool"), _row("raw", "n/a", "no raw ceiling")])
     plain = report.format_table(rep)

@@ -182,10 +182,10 @@ def failures(report: dict) -> list[str]:
 
 
 def engine_legend(report: dict) -> list[str]:
-    """One line per engine in the table: what its rows measure (the summary --help shows)."""
+    """One line per engine with rows in the table: what its rows measure (the summary --help shows)."""
     from envpool.bench import engines
 
-    seen = list(dict.fromkeys(r["engine"] for r in report["results"]))
+    seen = list(dict.fromkeys(r["engine"] for r in report["results"] if r["status"] != "n/a"))
     lines = []
     for name in seen:
         try:
