@@ -1,0 +1,82 @@
+// MetaWorld/PushWall-v3: metaworld's SawyerPushWallEnvV3 (push the puck
+// around a wall to the goal; the shaping goes through a midpoint).
+#ifndef ENVPOOL_MUJOCO_METAWORLD_PUSH_WALL_H_
+#define ENVPOOL_MUJOCO_METAWORLD_PUSH_WALL_H_
+
+#include "cpp/mujoco/metaworld/sawyer_env.h"
+
+namespace envpool::mujoco::metaworld {
+
+class PushWall : public SawyerEnv {
+ public:
+  static Config Defaults() { return SawyerDefaults("sawyer_xyz/sawyer_push_wall_v3.xml"); }
+  explicit PushWall(const Config& c)
+      : SawyerEnv(c, {{-0.5, 0.40, 0.05},
+                      {0.5, 1.0, 0.5},
+                      {0.0, 0.6, 0.2},
+                      {-0.05, 0.85, 0.01},
+                      {0.05, 0.9, 0.02},
+                      {-0.05, 0.6, 0.015, -0.05, 0.85, 0.01},
+                      {0.05, 0.65, 0.015, 0.05, 0.9, 0.02}}) {}
+
+ protected:
+  bool Accept(const double* v) const override { return !(Norm2(v[0] - v[3], v[1] - v[4]) < 0.15); }
+
+  void ResetTask(const double* v) override {
+    // adjust_initObjPos: the height is the object geom's after the hand reset.
+    const double z = GeomPos(main_geom_)[2];
+    target_pos_ = {v[3], v[4], z};
+    obj_init_pos_ = {v[0], v[1], z};
+    SetModelSitePos(goal_site_, target_pos_);
+    SetObjXyz(obj_init_pos_);
+  }
+
+  // The object's position is its geom's here.
+  void ObjectObs(double* o) const override {
+    const Vec3 p = GeomPos(main_geom_);
+    o[0] = p[0];
+    o[1] = p[1];
+    o[2] = p[2];
+    GeomQuat(main_geom_, o + 3);
+  }
+
+  Eval Evaluate(const double* obs, const float* action) override {
+    const Vec3 tcp = TcpCenter();
+    const Vec3 obj = ObsVec(obs, 4);
+    const double tcp_opened = obs[3];
+    const Vec3 midpoint{-0.05, 0.77, obj[2]};
+    const double tcp_to_obj = Dist(obj, tcp);
+    const double obj_to_midpoint = Norm3((obj[0] - midpoint[0]) * 3.0, (obj[1] - midpoint[1]) * 1.0,
+                                         (obj[2] - midpoint[2]) * 1.0);
+    const double obj_to_midpoint_init =
+        Norm3((obj_init_pos_[0] - midpoint[0]) * 3.0, (obj_init_pos_[1] - midpoint[1]) * 1.0,
+              (obj_init_pos_[2] - midpoint[2]) * 1.0);
+    const double obj_to_target = Dist(obj, target_pos_);
+    const double obj_to_target_init = Dist(obj_init_pos_, target_pos_);
+    const double in_place_part1 = Tolerance(obj_to_midpoint, 0, kTargetRadius, obj_to_midpoint_init);
+    const double in_place_part2 = Tolerance(obj_to_target, 0, kTargetRadius, obj_to_target_init);
+    const double object_grasped = GripperCagingReward(action, obj, 0.015, 0.05, 0.01, 0.005, 1.0, true);
+    double reward = 2 * object_grasped;
+    if (tcp_to_obj < 0.02 && tcp_opened > 0) {
+      reward = 2.0 * object_grasped + 1.0 + 4.0 * in_place_part1;
+      if (obj[1] > 0.75) reward = 2 * object_grasped + 1.0 + 4.0 + 3.0 * in_place_part2;
+    }
+    if (obj_to_target < kTargetRadius) reward = 10.0;
+    Eval e;
+    e.reward = reward;
+    e.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+    e.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+    e.grasp_success = (TouchingMainObject() && tcp_opened > 0 && obj[2] - 0.02 > obj_init_pos_[2]) ? 1.0 : 0.0;
+    e.grasp_reward = object_grasped;
+    e.in_place_reward = in_place_part2;
+    e.obj_to_target = obj_to_target;
+    return e;
+  }
+
+ private:
+  static constexpr double kTargetRadius = 0.05;
+};
+
+}  // namespace envpool::mujoco::metaworld
+
+#endif  // ENVPOOL_MUJOCO_METAWORLD_PUSH_WALL_H_

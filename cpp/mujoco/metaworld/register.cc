@@ -1,0 +1,62 @@
+// Registers Meta-World's v3 tasks: one family per task ("MetaWorld/Reach-v3",
+// ...). A new task is a file here and one line below.
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "cpp/core/family.h"
+#include "cpp/mujoco/metaworld/button_press.h"
+#include "cpp/mujoco/metaworld/handle.h"
+#include "cpp/mujoco/metaworld/pick_place.h"
+#include "cpp/mujoco/metaworld/plate_slide.h"
+#include "cpp/mujoco/metaworld/push.h"
+#include "cpp/mujoco/metaworld/push_wall.h"
+#include "cpp/mujoco/metaworld/reach.h"
+#include "cpp/mujoco/metaworld/reach_wall.h"
+#include "cpp/mujoco/mujoco_env.h"
+
+namespace {
+
+using envpool::Config;
+
+template <class Task>
+void RegisterTask(const std::string& name) {
+  envpool::Family f{
+      "MetaWorld/" + name + "-v3",
+      Task::Defaults(),
+      [](const Config& c) -> envpool::EnvSpec { return Task(c).spec(); },
+      [](const Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Task>(c); },
+      [](const Config& c, uint64_t seed) { return envpool::mujoco::MakeRawStepper(Task(c), seed); },
+  };
+  f.kind = "metaworld";
+  f.task_module = "envpool.tasks.metaworld";
+  f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
+  envpool::RegisterFamily(std::move(f));
+}
+
+void Register() {
+  namespace mw = envpool::mujoco::metaworld;
+  envpool::mujoco::CheckMujocoVersion();
+  envpool::mujoco::InstallMujocoHandlers();
+  RegisterTask<mw::ButtonPress>("ButtonPress");
+  RegisterTask<mw::ButtonPressTopdown>("ButtonPressTopdown");
+  RegisterTask<mw::ButtonPressTopdownWall>("ButtonPressTopdownWall");
+  RegisterTask<mw::ButtonPressWall>("ButtonPressWall");
+  RegisterTask<mw::HandlePress>("HandlePress");
+  RegisterTask<mw::HandlePressSide>("HandlePressSide");
+  RegisterTask<mw::HandlePull>("HandlePull");
+  RegisterTask<mw::HandlePullSide>("HandlePullSide");
+  RegisterTask<mw::PickPlace>("PickPlace");
+  RegisterTask<mw::PlateSlide>("PlateSlide");
+  RegisterTask<mw::PlateSlideBack>("PlateSlideBack");
+  RegisterTask<mw::PlateSlideBackSide>("PlateSlideBackSide");
+  RegisterTask<mw::PlateSlideSide>("PlateSlideSide");
+  RegisterTask<mw::Push>("Push");
+  RegisterTask<mw::PushWall>("PushWall");
+  RegisterTask<mw::Reach>("Reach");
+  RegisterTask<mw::ReachWall>("ReachWall");
+}
+
+const envpool::FamilyRegistrar registrar(&Register);
+
+}  // namespace

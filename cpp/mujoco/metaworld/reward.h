@@ -1,0 +1,70 @@
+// Meta-World's reward shaping helpers (metaworld.utils.reward_utils, which
+// are dm_control's tolerance functions plus the Hamacher t-norm), for
+// scalars, with the reference's operation order.
+#ifndef ENVPOOL_MUJOCO_METAWORLD_REWARD_H_
+#define ENVPOOL_MUJOCO_METAWORLD_REWARD_H_
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace envpool::mujoco::metaworld {
+
+enum class Sigmoid { kLongTail, kGaussian, kReciprocal };
+
+// tolerance(x, bounds=(lo, hi), margin, sigmoid, value_at_margin=0.1): 1
+// inside the bounds, falling off outside them over `margin`.
+inline double Tolerance(double x, double lo, double hi, double margin, Sigmoid sigmoid = Sigmoid::kLongTail,
+                        double value_at_margin = 0.1) {
+  // The reference raises here (a task whose initial state makes its margin
+  // negative would stop the episode); so do we, with its message.
+  if (margin < 0) throw std::runtime_error("`margin` must be non-negative. Current value: " + std::to_string(margin));
+  const bool in_bounds = lo <= x && x <= hi;
+  if (margin == 0) return in_bounds ? 1.0 : 0.0;
+  if (in_bounds) return 1.0;
+  const double d = (x < lo ? lo - x : x - hi) / margin;
+  switch (sigmoid) {
+    case Sigmoid::kGaussian: {
+      const double scale = std::sqrt(-2 * std::log(value_at_margin));
+      const double t = d * scale;
+      return std::exp(-0.5 * (t * t));
+    }
+    case Sigmoid::kReciprocal: {
+      const double scale = 1 / value_at_margin - 1;
+      return 1 / (std::abs(d) * scale + 1);
+    }
+    case Sigmoid::kLongTail:
+    default: {
+      const double scale = std::sqrt(1 / value_at_margin - 1);
+      const double t = d * scale;
+      return 1 / (t * t + 1);
+    }
+  }
+}
+
+// The Hamacher product a*b / (a + b - a*b); the reference refuses inputs
+// outside [0, 1] (NaN included) with ValueError.
+inline double HamacherProduct(double a, double b) {
+  if (!((0.0 <= a && a <= 1.0) && (0.0 <= b && b <= 1.0)))
+    throw std::runtime_error("hamacher_product: a (" + std::to_string(a) + ") and b (" + std::to_string(b) +
+                             ") must range between 0 and 1");
+  const double denominator = a + b - (a * b);
+  return denominator > 0 ? (a * b) / denominator : 0.0;
+}
+
+// rect_prism_tolerance: the product of curr's relative position between the
+// prism's corners `zero` and `one`, 1 outside the prism.
+inline double RectPrismTolerance(const double* curr, const double* zero, const double* one) {
+  auto in_range = [](double a, double b, double c) { return c >= b ? (b <= a && a <= c) : (c <= a && a <= b); };
+  if (!(in_range(curr[0], zero[0], one[0]) && in_range(curr[1], zero[1], one[1]) &&
+        in_range(curr[2], zero[2], one[2])))
+    return 1.0;
+  const double x = (curr[0] - zero[0]) / (one[0] - zero[0]);
+  const double y = (curr[1] - zero[1]) / (one[1] - zero[1]);
+  const double z = (curr[2] - zero[2]) / (one[2] - zero[2]);
+  return x * y * z;
+}
+
+}  // namespace envpool::mujoco::metaworld
+
+#endif  // ENVPOOL_MUJOCO_METAWORLD_REWARD_H_
