@@ -106,7 +106,8 @@ class HandleTask : public SawyerEnv {
     }
     constexpr double kRadius = 0.05;
     const Vec3 obj = ObsVec(obs, 4);
-    double target_to_obj, target_to_obj_init, object_grasped;
+    double target_to_obj, target_to_obj_init;
+    Scalar object_grasped;
     if (kVariant == Handle::kPull) {
       target_to_obj = std::abs(target_pos_[2] - obj[2]);
       target_to_obj_init = std::abs(target_pos_[2] - obj_init_pos_[2]);
@@ -117,18 +118,19 @@ class HandleTask : public SawyerEnv {
       object_grasped = GripperCagingReward(action, obj, 0.032, 0.06, 0.01, 0.01, 1.0, true);
     }
     const double in_place = Tolerance(target_to_obj, 0, kRadius, target_to_obj_init);
-    double reward = HamacherProduct(object_grasped, in_place);
+    Scalar reward = HamacherProduct(object_grasped, Py(in_place));
     const double tcp_opened = obs[3];
     const double tcp_to_obj = Dist(obj, tcp);
     // HandlePull compares the handle's y with the box's z (the reference's).
     const double lifted = kVariant == Handle::kPull ? obj[1] : obj[2];
-    if (tcp_to_obj < 0.035 && tcp_opened > 0 && lifted - 0.01 > obj_init_pos_[2]) reward += 1.0 + 5.0 * in_place;
-    if (target_to_obj < kRadius) reward = 10.0;
-    e.reward = reward;
+    if (tcp_to_obj < 0.035 && tcp_opened > 0 && lifted - 0.01 > obj_init_pos_[2])
+      reward = reward + Py(1.0 + 5.0 * in_place);
+    if (target_to_obj < kRadius) reward = Py(10.0);
+    e.reward = reward.v;
     e.success = target_to_obj <= (kVariant == Handle::kPull ? kRadius : 0.08) ? 1.0 : 0.0;
     e.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
     e.grasp_success = (tcp_opened > 0 && obj[2] - 0.03 > obj_init_pos_[2]) ? 1.0 : 0.0;
-    e.grasp_reward = object_grasped;
+    e.grasp_reward = object_grasped.v;
     e.in_place_reward = in_place;
     e.obj_to_target = target_to_obj;
     return e;

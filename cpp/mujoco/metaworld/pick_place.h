@@ -29,8 +29,6 @@ class PickPlace : public SawyerEnv {
     target_pos_ = {v[3], v[4], v[5]};
     obj_init_pos_ = {v[0], v[1], v[2]};
     init_tcp_ = TcpCenter();
-    init_left_pad_ = BodyPos(left_pad_);
-    init_right_pad_ = BodyPos(right_pad_);
     SetObjXyz(obj_init_pos_);
     SetModelSitePos(goal_site_, target_pos_);
   }
@@ -51,16 +49,17 @@ class PickPlace : public SawyerEnv {
     const double tcp_to_obj = Dist(obj, tcp);
     const double in_place_margin = Dist(obj_init_pos_, target_pos_);
     const double in_place = Tolerance(obj_to_target, 0, kTargetRadius, in_place_margin);
-    const double object_grasped = CagingReward(action, obj);
-    double reward = HamacherProduct(object_grasped, in_place);
-    if (tcp_to_obj < 0.02 && tcp_opened > 0 && obj[2] - 0.01 > obj_init_pos_[2]) reward += 1.0 + 5.0 * in_place;
-    if (obj_to_target < kTargetRadius) reward = 10.0;
+    const Scalar object_grasped = CagingReward(action, obj);
+    Scalar reward = HamacherProduct(object_grasped, Py(in_place));
+    if (tcp_to_obj < 0.02 && tcp_opened > 0 && obj[2] - 0.01 > obj_init_pos_[2])
+      reward = reward + Py(1.0 + 5.0 * in_place);
+    if (obj_to_target < kTargetRadius) reward = Py(10.0);
     Eval e;
-    e.reward = reward;
+    e.reward = reward.v;
     e.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
     e.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
     e.grasp_success = (TouchingMainObject() && tcp_opened > 0 && obj[2] - 0.02 > obj_init_pos_[2]) ? 1.0 : 0.0;
-    e.grasp_reward = object_grasped;
+    e.grasp_reward = object_grasped.v;
     e.in_place_reward = in_place;
     e.obj_to_target = obj_to_target;
     return e;
@@ -69,14 +68,14 @@ class PickPlace : public SawyerEnv {
  private:
   // The task's own _gripper_caging_reward (pads against the object's y, the
   // gripper's x-z distance, half caging half gripping).
-  double CagingReward(const float* action, const Vec3& obj) const {
+  Scalar CagingReward(const float* action, const Vec3& obj) const {
     constexpr double pad_success_margin = 0.05, x_z_success_margin = 0.005, obj_radius = 0.015;
     const Vec3 tcp = TcpCenter();
     const Vec3 left_pad = BodyPos(left_pad_), right_pad = BodyPos(right_pad_);
     const double delta_left = left_pad[1] - obj[1];
     const double delta_right = obj[1] - right_pad[1];
-    const double right_margin = std::abs(std::abs(obj[1] - init_right_pad_[1]) - pad_success_margin);
-    const double left_margin = std::abs(std::abs(obj[1] - init_left_pad_[1]) - pad_success_margin);
+    const double right_margin = std::abs(std::abs(obj[1] - InitRightPad()[1]) - pad_success_margin);
+    const double left_margin = std::abs(std::abs(obj[1] - InitLeftPad()[1]) - pad_success_margin);
     const double right_caging = Tolerance(delta_right, obj_radius, pad_success_margin, right_margin);
     const double left_caging = Tolerance(delta_left, obj_radius, pad_success_margin, left_margin);
     const double y_caging = HamacherProduct(left_caging, right_caging);
@@ -88,12 +87,11 @@ class PickPlace : public SawyerEnv {
               obj_init_pos_[2] - init_tcp_[2]) -
         x_z_success_margin;
     const double x_z_caging = Tolerance(tcp_obj_xz, 0, x_z_success_margin, init_xz);
-    double gripper_closed = action[3] > 0 ? static_cast<double>(action[3]) : 0.0;
-    if (1.0 < gripper_closed) gripper_closed = 1.0;
-    const double caging = HamacherProduct(y_caging, x_z_caging);
-    const double gripping = caging > 0.97 ? gripper_closed : 0.0;
-    const double caging_and_gripping = HamacherProduct(caging, gripping);
-    return (caging_and_gripping + caging) / 2;
+    const Scalar gripper_closed = GripEffort(action[3], 1.0);
+    const Scalar caging = Py(HamacherProduct(y_caging, x_z_caging));
+    const Scalar gripping = caging.v > 0.97 ? gripper_closed : Py(0.0);
+    const Scalar caging_and_gripping = HamacherProduct(caging, gripping);
+    return (caging_and_gripping + caging) / Py(2);
   }
 
   static constexpr double kTargetRadius = 0.05;

@@ -55,19 +55,19 @@ class PushWall : public SawyerEnv {
     const double obj_to_target_init = Dist(obj_init_pos_, target_pos_);
     const double in_place_part1 = Tolerance(obj_to_midpoint, 0, kTargetRadius, obj_to_midpoint_init);
     const double in_place_part2 = Tolerance(obj_to_target, 0, kTargetRadius, obj_to_target_init);
-    const double object_grasped = GripperCagingReward(action, obj, 0.015, 0.05, 0.01, 0.005, 1.0, true);
-    double reward = 2 * object_grasped;
+    const Scalar object_grasped = GripperCagingReward(action, obj, 0.015, 0.05, 0.01, 0.005, 1.0, true);
+    Scalar reward = Py(2) * object_grasped;
     if (tcp_to_obj < 0.02 && tcp_opened > 0) {
-      reward = 2.0 * object_grasped + 1.0 + 4.0 * in_place_part1;
-      if (obj[1] > 0.75) reward = 2 * object_grasped + 1.0 + 4.0 + 3.0 * in_place_part2;
+      reward = Py(2.0) * object_grasped + Py(1.0) + Py(4.0 * in_place_part1);
+      if (obj[1] > 0.75) reward = Py(2) * object_grasped + Py(1.0) + Py(4.0) + Py(3.0 * in_place_part2);
     }
-    if (obj_to_target < kTargetRadius) reward = 10.0;
+    if (obj_to_target < kTargetRadius) reward = Py(10.0);
     Eval e;
-    e.reward = reward;
+    e.reward = reward.v;
     e.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
     e.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
     e.grasp_success = (TouchingMainObject() && tcp_opened > 0 && obj[2] - 0.02 > obj_init_pos_[2]) ? 1.0 : 0.0;
-    e.grasp_reward = object_grasped;
+    e.grasp_reward = object_grasped.v;
     e.in_place_reward = in_place_part2;
     e.obj_to_target = obj_to_target;
     return e;

@@ -6,13 +6,26 @@
 
 #include "cpp/core/family.h"
 #include "cpp/mujoco/metaworld/button_press.h"
+#include "cpp/mujoco/metaworld/coffee_button.h"
+#include "cpp/mujoco/metaworld/coffee_mug.h"
+#include "cpp/mujoco/metaworld/dial_turn.h"
+#include "cpp/mujoco/metaworld/door.h"
+#include "cpp/mujoco/metaworld/door_lock.h"
+#include "cpp/mujoco/metaworld/drawer.h"
+#include "cpp/mujoco/metaworld/faucet.h"
+#include "cpp/mujoco/metaworld/hand_insert.h"
 #include "cpp/mujoco/metaworld/handle.h"
+#include "cpp/mujoco/metaworld/lever_pull.h"
 #include "cpp/mujoco/metaworld/pick_place.h"
+#include "cpp/mujoco/metaworld/pick_place_wall.h"
 #include "cpp/mujoco/metaworld/plate_slide.h"
 #include "cpp/mujoco/metaworld/push.h"
+#include "cpp/mujoco/metaworld/push_back.h"
 #include "cpp/mujoco/metaworld/push_wall.h"
 #include "cpp/mujoco/metaworld/reach.h"
 #include "cpp/mujoco/metaworld/reach_wall.h"
+#include "cpp/mujoco/metaworld/sweep_into.h"
+#include "cpp/mujoco/metaworld/window.h"
 #include "cpp/mujoco/mujoco_env.h"
 
 namespace {
@@ -42,19 +55,38 @@ void Register() {
   RegisterTask<mw::ButtonPressTopdown>("ButtonPressTopdown");
   RegisterTask<mw::ButtonPressTopdownWall>("ButtonPressTopdownWall");
   RegisterTask<mw::ButtonPressWall>("ButtonPressWall");
+  RegisterTask<mw::CoffeeButton>("CoffeeButton");
+  RegisterTask<mw::CoffeePull>("CoffeePull");
+  RegisterTask<mw::CoffeePush>("CoffeePush");
+  RegisterTask<mw::DialTurn>("DialTurn");
+  RegisterTask<mw::DoorClose>("DoorClose");
+  RegisterTask<mw::DoorLock>("DoorLock");
+  RegisterTask<mw::DoorOpen>("DoorOpen");
+  RegisterTask<mw::DoorUnlock>("DoorUnlock");
+  RegisterTask<mw::DrawerClose>("DrawerClose");
+  RegisterTask<mw::DrawerOpen>("DrawerOpen");
+  RegisterTask<mw::FaucetClose>("FaucetClose");
+  RegisterTask<mw::FaucetOpen>("FaucetOpen");
+  RegisterTask<mw::HandInsert>("HandInsert");
   RegisterTask<mw::HandlePress>("HandlePress");
   RegisterTask<mw::HandlePressSide>("HandlePressSide");
   RegisterTask<mw::HandlePull>("HandlePull");
   RegisterTask<mw::HandlePullSide>("HandlePullSide");
+  RegisterTask<mw::LeverPull>("LeverPull");
   RegisterTask<mw::PickPlace>("PickPlace");
+  RegisterTask<mw::PickPlaceWall>("PickPlaceWall");
   RegisterTask<mw::PlateSlide>("PlateSlide");
   RegisterTask<mw::PlateSlideBack>("PlateSlideBack");
   RegisterTask<mw::PlateSlideBackSide>("PlateSlideBackSide");
   RegisterTask<mw::PlateSlideSide>("PlateSlideSide");
   RegisterTask<mw::Push>("Push");
+  RegisterTask<mw::PushBack>("PushBack");
   RegisterTask<mw::PushWall>("PushWall");
   RegisterTask<mw::Reach>("Reach");
   RegisterTask<mw::ReachWall>("ReachWall");
+  RegisterTask<mw::SweepInto>("SweepInto");
+  RegisterTask<mw::WindowClose>("WindowClose");
+  RegisterTask<mw::WindowOpen>("WindowOpen");
 }
 
 const envpool::FamilyRegistrar registrar(&Register);

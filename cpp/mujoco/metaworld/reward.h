@@ -52,6 +52,50 @@ inline double HamacherProduct(double a, double b) {
   return denominator > 0 ? (a * b) / denominator : 0.0;
 }
 
+// A reward term as the reference's Python holds it: a Python float, or an
+// np.float32 that came from the float32 action (the gripper effort).
+// numpy's scalar rules make a Python float meeting an np.float32 an
+// np.float32: from there the arithmetic is float32.
+struct Scalar {
+  double v = 0.0;
+  bool f32 = false;
+};
+inline Scalar Py(double v) { return {v, false}; }
+inline Scalar F32(float v) { return {static_cast<double>(v), true}; }
+inline Scalar operator+(Scalar a, Scalar b) {
+  if (a.f32 || b.f32) return F32(static_cast<float>(a.v) + static_cast<float>(b.v));
+  return Py(a.v + b.v);
+}
+inline Scalar operator-(Scalar a, Scalar b) {
+  if (a.f32 || b.f32) return F32(static_cast<float>(a.v) - static_cast<float>(b.v));
+  return Py(a.v - b.v);
+}
+inline Scalar operator*(Scalar a, Scalar b) {
+  if (a.f32 || b.f32) return F32(static_cast<float>(a.v) * static_cast<float>(b.v));
+  return Py(a.v * b.v);
+}
+inline Scalar operator/(Scalar a, Scalar b) {
+  if (a.f32 || b.f32) return F32(static_cast<float>(a.v) / static_cast<float>(b.v));
+  return Py(a.v / b.v);
+}
+
+// hamacher_product on such terms (a zero denominator gives Python's 0).
+inline Scalar HamacherProduct(Scalar a, Scalar b) {
+  if (!((0.0 <= a.v && a.v <= 1.0) && (0.0 <= b.v && b.v <= 1.0)))
+    throw std::runtime_error("hamacher_product: a (" + std::to_string(a.v) + ") and b (" + std::to_string(b.v) +
+                             ") must range between 0 and 1");
+  const Scalar denominator = a + b - (a * b);
+  return denominator.v > 0 ? (a * b) / denominator : Py(0.0);
+}
+
+// min(max(0, action[-1]), high) with Python's min/max: the float32 action
+// itself, or the int/float bound (a NaN action gives 0).
+inline Scalar GripEffort(float a, double high) {
+  if (!(a > 0)) return Py(0.0);
+  if (high < a) return Py(high);
+  return F32(a);
+}
+
 // rect_prism_tolerance: the product of curr's relative position between the
 // prism's corners `zero` and `one`, 1 outside the prism.
 inline double RectPrismTolerance(const double* curr, const double* zero, const double* one) {

@@ -40,7 +40,7 @@ SawyerEnv::Spec::Spec(const SawyerEnv& e) : MujocoSpec(39) {
 }
 
 SawyerEnv::SawyerEnv(const Config& c, Task task)
-    : MujocoEnv(c, 5, 16, 15),
+    : MujocoEnv(c, 5, 10, 10),
       task_(std::move(task)),
       hand_(BodyId("hand")),
       left_claw_(BodyId("leftclaw")),
@@ -52,7 +52,7 @@ SawyerEnv::SawyerEnv(const Config& c, Task task)
       main_geom_(task_.main_object_geom != nullptr ? GeomId(task_.main_object_geom) : -1),
       left_ee_(SiteId("leftEndEffector")),
       right_ee_(SiteId("rightEndEffector")),
-      goal_site_(SiteId("goal")),
+      goal_site_(mj_name2id(m_, mjOBJ_SITE, "goal")),
       partially_observable_(c.Get<bool>("partially_observable")),
       freeze_rand_vec_(c.Get<bool>("freeze_rand_vec")),
       rand_vec_(task_.rand_low.size(), 0.0),
@@ -61,18 +61,17 @@ SawyerEnv::SawyerEnv(const Config& c, Task task)
   // reset_mocap_welds: the weld's relative pose and torque scale, written
   // into the fields metaworld 3.1.1 wrote under mujoco 3.3.0's eq_data
   // layout (11 numbers; mujoco 3.17 has a 12th, kept).
-  std::vector<double> eq(m_->eq_data, m_->eq_data + m_->neq * mjNEQDATA);
+  // SetArray of an unchanged field outside mj_setConst's inputs (mj_setConst it would recompute the
+  // weld's relative pose, which the reference does not) gives this env its
+  // own model copy; the welds are then written there directly.
+  const std::vector<float> rgba(m_->geom_rgba, m_->geom_rgba + 4 * m_->ngeom);
+  SetArray("geom_rgba", rgba.data());
+  mjModel* own = OwnModel();
   constexpr double kWeld[11] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 5.0};
-  for (int i = 0; i < m_->neq; ++i)
-    if (m_->eq_type[i] == mjEQ_WELD) std::copy(kWeld, kWeld + 11, eq.begin() + i * mjNEQDATA);
-  // Also makes the env's own model copy, which reset_model edits (OwnModel).
-  SetArray("eq_data", eq.data());
-  // The reference reads the pads at construction, after mj_forward at the
-  // model's initial state.
+  for (int i = 0; i < own->neq; ++i)
+    if (own->eq_type[i] == mjEQ_WELD) std::copy(kWeld, kWeld + 11, own->eq_data + i * mjNEQDATA);
   mj_resetData(m_, d_);
   mj_forward(m_, d_);
-  init_left_pad_ = BodyPos(left_pad_);
-  init_right_pad_ = BodyPos(right_pad_);
   // The observation space: hand, gripper, objects; twice; goal.
   for (int k = 0; k < 2; ++k) {
     const int at = 18 * k;
@@ -151,6 +150,7 @@ mjModel* SawyerEnv::OwnModel() {
 }
 
 void SawyerEnv::SetModelSitePos(int site, const Vec3& pos) {
+  if (site < 0) return;  // a model without the site (the reference would raise)
   mjModel* m = OwnModel();
   for (int i = 0; i < 3; ++i) m->site_pos[3 * site + i] = pos[i];
 }
@@ -178,7 +178,7 @@ bool SawyerEnv::TouchingObject(int geom) const {
   return 0 < force(left_pad_geom_) && 0 < force(right_pad_geom_);
 }
 
-double SawyerEnv::GripperCagingReward(const float* action, const Vec3& obj_pos, double obj_radius,
+Scalar SawyerEnv::GripperCagingReward(const float* action, const Vec3& obj_pos, double obj_radius,
                                       double pad_success_thresh, double object_reach_radius, double xz_thresh,
                                       double desired_gripper_effort, bool high_density, bool medium_density) const {
   const Vec3 left_pad = BodyPos(left_pad_), right_pad = BodyPos(right_pad_);
@@ -196,22 +196,46 @@ double SawyerEnv::GripperCagingReward(const float* action, const Vec3& obj_pos, 
   caging_xz_margin -= xz_thresh;
   const double caging_xz =
       Tolerance(Norm2(tcp[0] - obj_pos[0], tcp[2] - obj_pos[2]), 0, xz_thresh, caging_xz_margin);
-  // min(max(0, action[-1]), effort) / effort with Python's min/max (NaN: 0).
-  double grip = action[3] > 0 ? static_cast<double>(action[3]) : 0.0;
-  if (desired_gripper_effort < grip) grip = desired_gripper_effort;
-  const double gripper_closed = grip / desired_gripper_effort;
-  const double caging = HamacherProduct(caging_y, caging_xz);
-  const double gripping = caging > 0.97 ? gripper_closed : 0.0;
-  double caging_and_gripping = HamacherProduct(caging, gripping);
-  if (high_density) caging_and_gripping = (caging_and_gripping + caging) / 2;
+  // min(max(0, action[-1]), effort) / effort: float32 when it is the action.
+  const Scalar gripper_closed = GripEffort(action[3], desired_gripper_effort) / Py(desired_gripper_effort);
+  const Scalar caging = Py(HamacherProduct(caging_y, caging_xz));
+  const Scalar gripping = caging.v > 0.97 ? gripper_closed : Py(0.0);
+  Scalar caging_and_gripping = HamacherProduct(caging, gripping);
+  if (high_density) caging_and_gripping = (caging_and_gripping + caging) / Py(2);
   if (medium_density) {
     const double tcp_to_obj = Dist(obj_pos, tcp);
     const double tcp_to_obj_init = Dist(obj_init_pos_, init_tcp_);
     const double reach_margin = std::abs(tcp_to_obj_init - object_reach_radius);
     const double reach = Tolerance(tcp_to_obj, 0, object_reach_radius, reach_margin);
-    caging_and_gripping = (caging_and_gripping + reach) / 2;
+    caging_and_gripping = (caging_and_gripping + Py(reach)) / Py(2);
   }
   return caging_and_gripping;
+}
+
+double SawyerEnv::PadCagingReward(const Vec3& obj, double obj_radius, double grip_extra) const {
+  const double pad_success_margin = 0.05, grip_success_margin = obj_radius + grip_extra, x_z_success_margin = 0.01;
+  const Vec3 tcp = TcpCenter();
+  const Vec3 left_pad = BodyPos(left_pad_), right_pad = BodyPos(right_pad_);
+  const double delta_left = left_pad[1] - obj[1];
+  const double delta_right = obj[1] - right_pad[1];
+  const double right_margin = std::abs(std::abs(obj[1] - InitRightPad()[1]) - pad_success_margin);
+  const double left_margin = std::abs(std::abs(obj[1] - InitLeftPad()[1]) - pad_success_margin);
+  const double right_caging = Tolerance(delta_right, obj_radius, pad_success_margin, right_margin);
+  const double left_caging = Tolerance(delta_left, obj_radius, pad_success_margin, left_margin);
+  const double right_gripping = Tolerance(delta_right, obj_radius, grip_success_margin, right_margin);
+  const double left_gripping = Tolerance(delta_left, obj_radius, grip_success_margin, left_margin);
+  const double y_caging = HamacherProduct(right_caging, left_caging);
+  const double y_gripping = HamacherProduct(right_gripping, left_gripping);
+  // The reference zeroes y by subtracting it (y - y is 0 for finite y).
+  const double tcp_obj_xz = Norm3(tcp[0] - obj[0], (tcp[1] - tcp[1]) - (obj[1] - obj[1]), tcp[2] - obj[2]);
+  const double margin =
+      Norm3(obj_init_pos_[0] - init_tcp_[0], (obj_init_pos_[1] - obj_init_pos_[1]) - (init_tcp_[1] - init_tcp_[1]),
+            obj_init_pos_[2] - init_tcp_[2]) -
+      x_z_success_margin;
+  const double x_z_caging = Tolerance(tcp_obj_xz, 0, x_z_success_margin, margin);
+  const double caging = HamacherProduct(y_caging, x_z_caging);
+  const double gripping = caging > 0.95 ? y_gripping : 0.0;
+  return (caging + gripping) / 2;
 }
 
 void SawyerEnv::ResetHand() {
@@ -246,6 +270,11 @@ void SawyerEnv::ResetModel() {
   PlaceModel(rand_vec_.data());
   ResetHand();
   ResetTask(rand_vec_.data());
+  // reset_model's _get_obs, now: some tasks leave data stale (a joint set
+  // without mj_forward) and the reference observes it so; MujocoEnv::Reset
+  // runs mj_forward next (no state change, so the first step is the same).
+  WriteObs(reset_obs_.data());
+  std::copy(reset_obs_.begin(), reset_obs_.begin() + 18, reset_obs_.begin() + 18);
 }
 
 void SawyerEnv::CurrentObs(double* o) const {
@@ -273,9 +302,7 @@ void SawyerEnv::WriteRandVec(const StateRow& out) const {
 
 void SawyerEnv::WriteReset(const StateRow& out) {
   // reset() observes the current frame twice (prev_obs = obs[:18]), unclipped.
-  double* obs = StateObs(out);
-  WriteObs(obs);
-  std::copy(obs, obs + 18, obs + 18);
+  std::copy(reset_obs_.begin(), reset_obs_.end(), StateObs(out));
   WriteRandVec(out);
 }
 

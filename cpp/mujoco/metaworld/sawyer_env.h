@@ -106,9 +106,20 @@ class SawyerEnv : public MujocoEnv {
   bool TouchingObject(int geom) const;
   bool TouchingMainObject() const { return TouchingObject(main_geom_); }
   // SawyerXYZEnv._gripper_caging_reward.
-  double GripperCagingReward(const float* action, const Vec3& obj_pos, double obj_radius, double pad_success_thresh,
+  Scalar GripperCagingReward(const float* action, const Vec3& obj_pos, double obj_radius, double pad_success_thresh,
                              double object_reach_radius, double xz_thresh, double desired_gripper_effort = 1.0,
                              bool high_density = false, bool medium_density = false) const;
+
+  // The pads-only caging reward several tasks define for themselves
+  // (PushBack, SweepInto, ...): the pads caging and gripping the object in
+  // y (grip bounds obj_radius + grip_extra), the gripper's x-z distance;
+  // the action is not used.
+  double PadCagingReward(const Vec3& obj, double obj_radius, double grip_extra) const;
+
+  // The reference's init_left_pad / init_right_pad are get_body_com views
+  // of data.xpos: the pads' current positions, whatever they were set at.
+  Vec3 InitLeftPad() const { return BodyPos(left_pad_); }
+  Vec3 InitRightPad() const { return BodyPos(right_pad_); }
 
   static double Dist(const Vec3& a, const Vec3& b) { return Norm3(a[0] - b[0], a[1] - b[1], a[2] - b[2]); }
   static Vec3 Sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
@@ -118,10 +129,9 @@ class SawyerEnv : public MujocoEnv {
   Vec3 target_pos_{};      // _target_pos
   Vec3 obj_init_pos_{};    // obj_init_pos
   Vec3 init_tcp_{};        // init_tcp, after the hand reset
-  Vec3 init_left_pad_{};   // at construction (a task may update them)
-  Vec3 init_right_pad_{};
   int hand_, left_claw_, right_claw_, left_pad_, right_pad_, left_pad_geom_, right_pad_geom_, main_geom_;
-  int left_ee_, right_ee_, goal_site_;
+  int left_ee_, right_ee_;
+  int goal_site_;  // -1: the model has none
 
  private:
   void ResetModel() final;
@@ -136,6 +146,7 @@ class SawyerEnv : public MujocoEnv {
   bool have_rand_vec_ = false;
   std::vector<double> rand_vec_;
   std::array<double, 18> prev_obs_{};
+  std::array<double, 39> reset_obs_{};
   std::array<double, 39> obs_lo_{}, obs_hi_{};
   Spec spec_;
 };
