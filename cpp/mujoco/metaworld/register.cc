@@ -24,6 +24,8 @@
 #include "cpp/mujoco/metaworld/push_wall.h"
 #include "cpp/mujoco/metaworld/reach.h"
 #include "cpp/mujoco/metaworld/reach_wall.h"
+#include "cpp/mujoco/metaworld/soccer.h"
+#include "cpp/mujoco/metaworld/sweep.h"
 #include "cpp/mujoco/metaworld/sweep_into.h"
 #include "cpp/mujoco/metaworld/window.h"
 #include "cpp/mujoco/mujoco_env.h"
@@ -84,6 +86,8 @@ void Register() {
   RegisterTask<mw::PushWall>("PushWall");
   RegisterTask<mw::Reach>("Reach");
   RegisterTask<mw::ReachWall>("ReachWall");
+  RegisterTask<mw::Soccer>("Soccer");
+  RegisterTask<mw::Sweep>("Sweep");
   RegisterTask<mw::SweepInto>("SweepInto");
   RegisterTask<mw::WindowClose>("WindowClose");
   RegisterTask<mw::WindowOpen>("WindowOpen");

@@ -104,10 +104,9 @@ int SawyerEnv::GeomId(const char* name) const {
   return id;
 }
 
-void SawyerEnv::GeomQuat(int geom, double* q) const {
+void SawyerEnv::MatQuat(const double* m, double* q) {
   // scipy's branch on the largest of the diagonal and the trace (the first
   // on ties), then normalization; xyzw order.
-  const double* m = d_->geom_xmat + 9 * geom;
   auto at = [m](int i, int j) { return m[3 * i + j]; };
   const double trace = at(0, 0) + at(1, 1) + at(2, 2);
   const double decision[4] = {at(0, 0), at(1, 1), at(2, 2), trace};
@@ -212,8 +211,9 @@ Scalar SawyerEnv::GripperCagingReward(const float* action, const Vec3& obj_pos, 
   return caging_and_gripping;
 }
 
-double SawyerEnv::PadCagingReward(const Vec3& obj, double obj_radius, double grip_extra) const {
-  const double pad_success_margin = 0.05, grip_success_margin = obj_radius + grip_extra, x_z_success_margin = 0.01;
+double SawyerEnv::PadCagingReward(const Vec3& obj, double obj_radius, double grip_extra,
+                                  double x_z_success_margin) const {
+  const double pad_success_margin = 0.05, grip_success_margin = obj_radius + grip_extra;
   const Vec3 tcp = TcpCenter();
   const Vec3 left_pad = BodyPos(left_pad_), right_pad = BodyPos(right_pad_);
   const double delta_left = left_pad[1] - obj[1];

@@ -92,7 +92,8 @@ class SawyerEnv : public MujocoEnv {
     return {d_->geom_xpos[3 * geom], d_->geom_xpos[3 * geom + 1], d_->geom_xpos[3 * geom + 2]};
   }
   // scipy's Rotation.from_matrix(xmat).as_quat() (x, y, z, w) of a geom.
-  void GeomQuat(int geom, double* q) const;
+  void GeomQuat(int geom, double* q) const { MatQuat(d_->geom_xmat + 9 * geom, q); }
+  static void MatQuat(const double* xmat, double* q);
   Vec3 TcpCenter() const;
   // _set_obj_xyz: qpos[9:12] = pos, qvel[9:15] = 0, mj_forward.
   void SetObjXyz(const Vec3& pos);
@@ -114,7 +115,7 @@ class SawyerEnv : public MujocoEnv {
   // (PushBack, SweepInto, ...): the pads caging and gripping the object in
   // y (grip bounds obj_radius + grip_extra), the gripper's x-z distance;
   // the action is not used.
-  double PadCagingReward(const Vec3& obj, double obj_radius, double grip_extra) const;
+  double PadCagingReward(const Vec3& obj, double obj_radius, double grip_extra, double x_z_success_margin = 0.01) const;
 
   // The reference's init_left_pad / init_right_pad are get_body_com views
   // of data.xpos: the pads' current positions, whatever they were set at.

@@ -49,7 +49,7 @@ FLAG_KEYS = ("success", "near_object", "grasp_success")
 # The tasks whose reset_model redraws until the object and the goal are 15 cm apart.
 RESAMPLED = {f"MetaWorld/{t}-v3" for t in ("Reach", "ReachWall", "Push", "PushWall", "PushBack", "PickPlace",
                                             "PickPlaceWall", "CoffeePush", "CoffeePull",
-                                            "HandInsert")}  # fmt: skip
+                                            "HandInsert", "Soccer")}  # fmt: skip
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
@@ -208,6 +208,16 @@ def test_seeds_are_deterministic():
 
     np.testing.assert_array_equal(run(5), run(5))
     assert not np.array_equal(run(5), run(6))
+
+
+def test_frame_stack():
+    env = envpool.make("MetaWorld/Reach-v3", env_type="gymnasium", num_envs=2, seed=0, frame_stack=3)
+    obs, _ = env.reset()
+    assert obs.shape == (2, 3, 39)
+    np.testing.assert_array_equal(obs[:, 0], obs[:, 2])  # a reset fills every slot
+    obs2, *_ = env.step(np.zeros((2, 4), np.float32))
+    np.testing.assert_array_equal(obs2[:, :2], obs[:, 1:])
+    env.close()
 
 
 def test_goal_hidden_and_observable():
