@@ -980,6 +980,12 @@ def test_envpool_125_task_lists() -> None:
             from envpool.tasks.dmc import task_id
             for domain, task, steps in dmc:
                 assert envpool.make_spec(task_id(domain, task)).config["max_episode_steps"] == steps
+        if "envpool.tasks.metaworld" in tables:
+            mw = importlib.import_module("envpool.mujoco.metaworld.registration").metaworld_v3_envs
+            assert "reach-v3" in mw and "pick-place-v3" in mw
+            from envpool.tasks.metaworld import task_id
+            assert {task_id(n) for n in mw} == {t for t in ids if t.startswith("MetaWorld/")}
+            assert all(envpool.make_spec(task_id(n)).config["max_episode_steps"] == 500 for n in mw)
         assert not hasattr(importlib.import_module("envpool.box2d.registration"), "box2d_envs")
     """
     run_python(code)

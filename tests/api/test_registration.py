@@ -59,7 +59,7 @@ assert sorted(calls) == sorted(ids), set(calls) ^ set(ids)
 assert set(calls.values()) == {1}, calls.most_common(3)
 # gymnasium refuses a second namespace: EnvPool 1.2.5's tabular/ and phys2d/ ids have no entry.
 assert [i for i in ids if i not in gymnasium.registry] == ["envpool/" + t for t in envpool.list_all_envs() if "/" in t]
-assert len([t for t in envpool.list_all_envs() if "/" in t]) == 5
+assert len([t for t in envpool.list_all_envs() if "/" in t and not t.startswith("MetaWorld/")]) == 5
 print("ok")
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -36,7 +36,8 @@ def test_every_task_is_registered_with_both_entry_points():
     assert len(ids) > 100  # classic control, Atari, MuJoCo
     # EnvPool 1.2.5's tabular/ and phys2d/ ids: a gymnasium id holds one namespace (docs/integrations.md)
     namespaced = [t for t in ids if "/" in t]
-    assert sorted(namespaced) == sorted(
+    # and Meta-World's (MetaWorld/<Task>-v3), those built
+    assert sorted(t for t in namespaced if not t.startswith("MetaWorld/")) == sorted(
         [
             "tabular/CliffWalking-v0",
             "tabular/Blackjack-v0",

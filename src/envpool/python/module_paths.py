@@ -28,6 +28,7 @@ PATHS = {
     "envpool.toy_text.registration": "envpool.tasks.toy_text",
     "envpool.mujoco.gym.registration": "envpool.tasks.mujoco",
     "envpool.mujoco.dmc.registration": "envpool.tasks.dmc",
+    "envpool.mujoco.metaworld.registration": "envpool.tasks.metaworld",
 }
 
 
@@ -94,11 +95,19 @@ def _dmc_mujoco_envs() -> list[tuple[str, str, int]]:
     ]
 
 
+def _metaworld_v3_envs() -> list[str]:
+    """EnvPool's ``metaworld_v3_envs``: metaworld's task names, of the ids built here."""
+    from envpool.tasks import metaworld
+
+    return [n for n in metaworld.METAWORLD_V3 if metaworld.task_id(n) in metaworld.TASK_IDS]
+
+
 # EnvPool's module -> (its task list's name, the list from the tasks registered here)
 TASK_LISTS = {
     "envpool.atari.registration": ("atari_game_list", _atari_game_list),
     "envpool.mujoco.gym.registration": ("gym_mujoco_envs", _gym_mujoco_envs),
     "envpool.mujoco.dmc.registration": ("dmc_mujoco_envs", _dmc_mujoco_envs),
+    "envpool.mujoco.metaworld.registration": ("metaworld_v3_envs", _metaworld_v3_envs),
 }
 
 
