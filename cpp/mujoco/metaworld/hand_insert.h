@@ -57,7 +57,7 @@ class HandInsert : public SawyerEnv {
     e.reward = reward.v;
     e.success = target_to_obj <= 0.05 ? 1.0 : 0.0;
     e.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
-    e.grasp_success = (tcp_opened > 0 && obj[2] - 0.02 > obj_init_pos_[2] && TouchingMainObject()) ? 1.0 : 0.0;
+    e.grasp_success = (TouchingMainObject() && tcp_opened > 0 && obj[2] - 0.02 > obj_init_pos_[2]) ? 1.0 : 0.0;
     e.grasp_reward = object_grasped.v;
     e.in_place_reward = in_place;
     e.obj_to_target = target_to_obj;

@@ -58,7 +58,7 @@ class PushBack : public SawyerEnv {
     e.reward = reward;
     e.success = target_to_obj <= 0.07 ? 1.0 : 0.0;
     e.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
-    e.grasp_success = (tcp_opened > 0 && obj[2] - 0.02 > obj_init_pos_[2] && TouchingMainObject()) ? 1.0 : 0.0;
+    e.grasp_success = (TouchingMainObject() && tcp_opened > 0 && obj[2] - 0.02 > obj_init_pos_[2]) ? 1.0 : 0.0;
     e.grasp_reward = object_grasped;
     e.in_place_reward = in_place;
     e.obj_to_target = target_to_obj;

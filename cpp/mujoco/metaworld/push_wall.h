@@ -66,7 +66,7 @@ class PushWall : public SawyerEnv {
     e.reward = reward.v;
     e.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
     e.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
-    e.grasp_success = (tcp_opened > 0 && obj[2] - 0.02 > obj_init_pos_[2] && TouchingMainObject()) ? 1.0 : 0.0;
+    e.grasp_success = (TouchingMainObject() && tcp_opened > 0 && obj[2] - 0.02 > obj_init_pos_[2]) ? 1.0 : 0.0;
     e.grasp_reward = object_grasped.v;
     e.in_place_reward = in_place_part2;
     e.obj_to_target = obj_to_target;

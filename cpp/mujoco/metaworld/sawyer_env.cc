@@ -159,11 +159,7 @@ void SawyerEnv::SetModelBodyPos(int body, const Vec3& pos) {
   for (int i = 0; i < 3; ++i) m->body_pos[3 * body + i] = pos[i];
 }
 
-bool SawyerEnv::TouchingObject(int geom) {
-  if (forward_stale_) {
-    mj_forward(m_, d_);
-    forward_stale_ = false;
-  }
+bool SawyerEnv::TouchingObject(int geom) const {
   // The reference sums efc_force[contact.efc_address] with Python indexing:
   // a contact outside the constraints (address -1) reads the last force.
   auto force = [&](int pad) {
@@ -271,7 +267,6 @@ void SawyerEnv::ResetModel() {
     } while (!Accept(rand_vec_.data()));
     have_rand_vec_ = true;
   }
-  forward_stale_ = false;  // MujocoEnv::Reset runs mj_forward after this
   PlaceModel(rand_vec_.data());
   ResetHand();
   ResetTask(rand_vec_.data());
@@ -328,13 +323,7 @@ StepResult SawyerEnv::StepModel(const float* a, const StateRow& out) {
   d_->ctrl[0] = a[3];
   d_->ctrl[1] = -a[3];
   for (int k = 0; k < frame_skip(); ++k) mj_step(m_, d_);
-  // The reference runs mj_forward here; what it reads after is the
-  // kinematics (positions, frames) and, for touching_object, the contacts
-  // and constraint forces. mj_forward changes no state (the next mj_step is
-  // the same), so the kinematics are computed now and the rest only when a
-  // task asks (TouchingObject), with the same results.
-  mj_kinematics(m_, d_);
-  forward_stale_ = true;
+  mj_forward(m_, d_);
   double* obs = StateObs(out);
   WriteObs(obs);
   for (int i = 0; i < 39; ++i) obs[i] = std::min(std::max(obs[i], obs_lo_[i]), obs_hi_[i]);

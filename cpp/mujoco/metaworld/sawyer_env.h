@@ -104,9 +104,8 @@ class SawyerEnv : public MujocoEnv {
   // model.body(name).pos = pos.
   void SetModelBodyPos(int body, const Vec3& pos);
   // touching_object: both finger pads push on the geom.
-  // (Runs the step's deferred mj_forward first.)
-  bool TouchingObject(int geom);
-  bool TouchingMainObject() { return TouchingObject(main_geom_); }
+  bool TouchingObject(int geom) const;
+  bool TouchingMainObject() const { return TouchingObject(main_geom_); }
   // SawyerXYZEnv._gripper_caging_reward.
   Scalar GripperCagingReward(const float* action, const Vec3& obj_pos, double obj_radius, double pad_success_thresh,
                              double object_reach_radius, double xz_thresh, double desired_gripper_effort = 1.0,
@@ -145,7 +144,6 @@ class SawyerEnv : public MujocoEnv {
   void WriteRandVec(const StateRow& out) const;
 
   bool partially_observable_, freeze_rand_vec_;
-  bool forward_stale_ = false;  // the step's mj_forward deferred (only kinematics done)
   bool have_rand_vec_ = false;
   std::vector<double> rand_vec_;
   std::array<double, 18> prev_obs_{};
