@@ -38,10 +38,21 @@ inline std::mutex& MakeMutex() {
   return m;
 }
 
-// The library in `dir`, loaded once per process (never unloaded: its games
+// The folder the build installs the library in: _procgen/ beside the module
+// that holds this code (envpool/_envpool*.so).
+inline std::string DefaultLibraryDir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&DefaultLibraryDir), &info) == 0 || info.dli_fname == nullptr) return "";
+  const std::string module = info.dli_fname;
+  const std::size_t slash = module.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : module.substr(0, slash)) + "/_procgen";
+}
+
+// The library in `dir` (empty: DefaultLibraryDir()), loaded once per process (never unloaded: its games
 // may outlive any one pool). Throws std::runtime_error saying what is wrong
 // and how to get it.
-inline const Library& LoadLibrary(const std::string& dir) {
+inline const Library& LoadLibrary(const std::string& given) {
+  const std::string dir = given.empty() ? DefaultLibraryDir() : given;
   static std::mutex mu;
   static std::map<std::string, std::unique_ptr<Library>> loaded;
   std::lock_guard<std::mutex> lock(mu);
@@ -51,7 +62,7 @@ inline const Library& LoadLibrary(const std::string& dir) {
       " Procgen's ids need procgen 0.10.7's engine (libenv.so and its assets), which envpool's build "
       "takes from procgen's cp310 wheel (CMake option ENVPOOL_PROCGEN, third_party/procgen) and installs in "
       "envpool/_procgen/; reinstall envpool built with it.";
-  if (dir.empty()) throw std::runtime_error("Procgen: no library directory was given (library_dir)." + how);
+  if (dir.empty()) throw std::runtime_error("Procgen: cannot tell where the envpool module is." + how);
   std::string version;
   {
     std::ifstream f(dir + "/version.txt");

@@ -97,10 +97,10 @@ inline Options ParseOptions(const Config& c) {
   bool known = false;
   for (int m : o.game->modes) known |= m == mode;
   if (!known) {
-    std::string all;
-    for (int m : o.game->modes) all += (all.empty() ? "" : ", ") + std::to_string(m);
-    throw std::invalid_argument("Procgen: " + name + " has no distribution_mode " + std::to_string(mode) + " (its modes: " +
-                                all + "; 0 easy, 1 hard, 2 extreme, 10 memory, 20 exploration)");
+    std::string msg = "Procgen: " + name + " has no distribution_mode " + std::to_string(mode) + " (its modes:";
+    for (int m : o.game->modes) msg += " " + std::to_string(m);
+    msg += "; 0 easy, 1 hard, 2 extreme, 10 memory, 20 exploration)";
+    throw std::invalid_argument(msg);
   }
   const int64_t num_levels = c.Get<int64_t>("num_levels");
   const int64_t start_level = c.Get<int64_t>("start_level");
@@ -156,16 +156,17 @@ class ProcgenEnv : public Env {
                   {"paint_vel_info", false},
                   {"use_easy_jump", false},
                   {"channel_first", true},
-                  // Set by envpool.tasks.procgen: where the library is, and
-                  // whether render() is used (its 512x512 frame buffer).
+                  // Where the library is ("": library.h's DefaultLibraryDir()),
+                  // and whether render() is used (its 512x512 frame buffer; set
+                  // by envpool.tasks.procgen from render_mode).
                   {"library_dir", std::string()},
                   {"render_frames", false}};
   }
 
   struct Keys : EnvSpec {
     explicit Keys(bool channel_first)
-        : obs(AddState<uint8_t>("obs", channel_first ? std::vector<int>{3, kRes, kRes} : std::vector<int>{kRes, kRes, 3},
-                                {0}, {255})) {}
+        : obs(AddState<uint8_t>(
+              "obs", channel_first ? std::vector<int>{3, kRes, kRes} : std::vector<int>{kRes, kRes, 3}, {0}, {255})) {}
     StateKey<uint8_t> obs;
     StateKey<int32_t> prev_level_seed = AddState<int32_t>("info:prev_level_seed", {});
     StateKey<int32_t> prev_level_complete = AddState<int32_t>("info:prev_level_complete", {});
@@ -251,12 +252,12 @@ class ProcgenEnv : public Env {
   void Make() {
     Close();
     reseeded_ = false;
-    const std::string assets = opt_.library_dir + "/assets/";
+    const std::string assets = lib_.dir + "/assets/";
     const std::string name = opt_.game->name;
     int32_t rand_seed = static_cast<int32_t>(static_cast<uint32_t>(seed_));
     int32_t num_levels = opt_.num_levels, start_level = opt_.start_level, num_actions = kNumActions;
     int32_t debug_mode = 0, num_threads = 0, mode = opt_.mode;
-    uint8_t flags[] = {opt_.use_sequential_levels, opt_.render_frames,        opt_.center_agent,
+    uint8_t flags[] = {opt_.use_sequential_levels, opt_.render_frames,         opt_.center_agent,
                        opt_.use_backgrounds,       opt_.use_monochrome_assets, opt_.restrict_themes,
                        opt_.use_generated_assets,  opt_.paint_vel_info,        opt_.use_easy_jump};
     std::vector<abi::Option> items;
@@ -277,7 +278,7 @@ class ProcgenEnv : public Env {
     add("num_threads", abi::kInt32, 1, &num_threads);
     add("debug_mode", abi::kInt32, 1, &debug_mode);
     add("distribution_mode", abi::kInt32, 1, &mode);
-    const char* bools[] = {"use_sequential_levels", "render_human",         "center_agent",
+    const char* bools[] = {"use_sequential_levels", "render_human",          "center_agent",
                            "use_backgrounds",       "use_monochrome_assets", "restrict_themes",
                            "use_generated_assets",  "paint_vel_info",        "use_easy_jump"};
     for (int i = 0; i < 9; ++i) add(bools[i], abi::kUInt8, 1, &flags[i]);

@@ -30,11 +30,10 @@ std::function<void()> RawStepper(const envpool::Config& c, uint64_t seed) {
 }
 
 void Register() {
-  envpool::Family f{"Procgen", ProcgenEnv::Defaults(), &ProcgenEnv::MakeSpec,
-                    [](const envpool::Config& c, int) -> std::unique_ptr<envpool::Env> {
-                      return std::make_unique<ProcgenEnv>(c);
-                    },
-                    &RawStepper};
+  envpool::Family f{
+      "Procgen", ProcgenEnv::Defaults(), &ProcgenEnv::MakeSpec,
+      [](const envpool::Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<ProcgenEnv>(c); },
+      &RawStepper};
   f.kind = "procgen";
   f.task_module = "envpool.tasks.procgen";
   f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};

@@ -13,7 +13,8 @@ from typing import Any
 
 from envpool.registration import PythonSide, register, set_family_python
 
-# Where the build installs procgen's engine, its assets and version.txt.
+# Where the build installs procgen's engine, its assets and version.txt (the family's
+# default library_dir: _procgen/ beside the extension module).
 LIBRARY_DIR = str(Path(__file__).resolve().parent.parent / "_procgen")
 
 # (game, the game's own episode length, its modes): procgen 0.10.7's games (the
@@ -43,11 +44,7 @@ MODE_NAMES = {"easy": 0, "hard": 1, "extreme": 2, "memory": 10, "exploration": 2
 
 
 def _prepare(merged: dict[str, Any], user: dict[str, Any]) -> None:
-    """The library's place, the 512x512 frame buffer only with a render_mode, and
-    procgen's mode names."""
-    merged.setdefault("library_dir", LIBRARY_DIR)
-    if not merged.get("library_dir"):
-        merged["library_dir"] = LIBRARY_DIR
+    """The 512x512 frame buffer only with a render_mode, and procgen's mode names."""
     merged["render_frames"] = user.get("render_mode") is not None
     mode = merged.get("distribution_mode")
     if isinstance(mode, str):

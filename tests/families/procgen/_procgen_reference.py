@@ -22,7 +22,12 @@ LIBENV = Path(tasks.LIBRARY_DIR) / "libenv.so"
 
 
 class _Option(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char * 128), ("dtype", ctypes.c_int), ("count", ctypes.c_int), ("data", ctypes.c_void_p)]
+    _fields_ = [
+        ("name", ctypes.c_char * 128),
+        ("dtype", ctypes.c_int),
+        ("count", ctypes.c_int),
+        ("data", ctypes.c_void_p),
+    ]
 
 
 class _Options(ctypes.Structure):
@@ -137,7 +142,9 @@ class ProcgenReference:
         self.level_seed = np.zeros(num, np.int32)
         self.frame = np.zeros((num, 512, 512, 3), np.uint8)
         self.action = np.zeros(num, np.int32)
-        infos = [self.prev_level_seed, self.prev_level_complete, self.level_seed] + ([self.frame] if render_human else [])
+        infos = [self.prev_level_seed, self.prev_level_complete, self.level_seed] + (
+            [self.frame] if render_human else []
+        )
 
         def ptrs(arrays):
             p = [a[i].ctypes.data if a.ndim > 1 else a.ctypes.data + i * a.itemsize for a in arrays for i in range(num)]

@@ -20,9 +20,9 @@ import envpool
 if "Procgen" not in envpool._envpool.families():
     pytest.skip("envpool was built without the Procgen family (ENVPOOL_PROCGEN=OFF)", allow_module_level=True)
 
-from envpool.tasks import procgen as tasks  # noqa: E402
-
 from _procgen_reference import ProcgenReference  # noqa: E402
+
+from envpool.tasks import procgen as tasks  # noqa: E402
 
 IDS = [(tasks.task_id(g, m), g, m) for g, _, modes in tasks.GAMES for m in modes]
 
@@ -156,3 +156,163 @@ def test_async_pool_equals_procgen(task_id):
         env.send(act, ids)
     env.close()
     assert sum(check.episodes) >= 1
+
+
+# Options reach the game: each run equals the reference made with the same option, and
+# (where the option shows in the frames) differs from the default's frames.
+OPTION_CASES = [
+    ("CoinrunHard-v0", {"use_monochrome_assets": True}, True),
+    ("CoinrunHard-v0", {"use_backgrounds": False}, True),
+    ("StarpilotHard-v0", {"use_generated_assets": True}, True),
+    ("ClimberHard-v0", {"restrict_themes": True}, False),
+    ("NinjaHard-v0", {"paint_vel_info": True}, True),
+    ("CaveflyerHard-v0", {"center_agent": False}, True),
+    ("CoinrunHard-v0", {"use_easy_jump": True}, False),
+    ("JumperHard-v0", {"num_levels": 3, "start_level": 100}, True),
+    ("MazeEasy-v0", {"use_sequential_levels": True, "num_levels": 1, "start_level": 5}, True),
+    ("CoinrunEasy-v0", {"channel_first": False}, False),
+]
+
+
+@pytest.mark.parametrize(("task_id", "options", "visible"), OPTION_CASES, ids=[f"{t}-{o}" for t, o, _ in OPTION_CASES])
+def test_options_reach_the_game(task_id, options, visible):
+    game, mode = next((g, m) for i, g, m in IDS if i == task_id)
+    ours = envpool.make(task_id, env_type="gymnasium", num_envs=1, seed=5, **options)
+    default = envpool.make(task_id, env_type="gymnasium", num_envs=1, seed=5)
+    obs, info = ours.reset()
+    if options.get("channel_first") is False:
+        assert obs.shape == (1, 64, 64, 3) and ours.observation_space.shape == (64, 64, 3)
+    else:
+        assert obs.shape == (1, 3, 64, 64) and ours.observation_space.shape == (3, 64, 64)
+    if visible:
+        assert not np.array_equal(
+            _hwc(obs[0], options.get("channel_first", True)), np.moveaxis(default.reset()[0][0], 0, -1)
+        )
+    ours.close()
+    default.close()
+    check = _run_sync(task_id, game, mode, steps=120, seed=5, num_envs=1, reset_every=40, **options)
+    if "num_levels" in options:
+        seeds = {int(r.level_seed[0]) for r in check.refs}
+        lo = options["start_level"]
+        assert all(lo <= s < lo + options["num_levels"] for s in seeds)
+
+
+def test_num_levels_sequence():
+    """num_levels/start_level bound the level seeds drawn by successive resets."""
+    env = envpool.make("CoinrunHard-v0", env_type="gymnasium", num_envs=2, seed=1, num_levels=4, start_level=1000)
+    seen = set()
+    obs, info = env.reset()
+    for _ in range(12):
+        seen.update(int(s) for s in info["level_seed"])
+        obs, info = env.reset()
+    assert seen <= set(range(1000, 1004)) and len(seen) > 1
+
+
+def test_same_step_autoreset():
+    """same_step: the done step returns the new level's first frame as obs and as
+    final_obs (procgen's engine draws no terminal frame); levels follow procgen's
+    sequence without a skipped or repeated level."""
+    env = envpool.make("BigfishEasy-v0", env_type="gymnasium", num_envs=1, seed=2, autoreset_mode="same_step")
+    ref = ProcgenReference(1, "bigfish", 2, 0)
+    rng = np.random.default_rng(1)
+    obs, info = env.reset()
+    np.testing.assert_array_equal(np.moveaxis(obs[0], 0, -1), ref.obs[0])
+    dones = 0
+    for _ in range(1500):
+        a = rng.integers(0, 15, 1).astype(np.int32)
+        obs, rew, term, trunc, info = env.step(a)
+        ref.act(a)
+        np.testing.assert_array_equal(np.moveaxis(obs[0], 0, -1), ref.obs[0])
+        assert rew[0] == ref.rew[0] and bool(term[0] or trunc[0]) == bool(ref.first[0])
+        assert info["level_seed"][0] == ref.level_seed[0]
+        if term[0] or trunc[0]:
+            dones += 1
+            np.testing.assert_array_equal(info["final_obs"][0], obs[0])
+            assert info["final_info"]["prev_level_seed"][0] == ref.prev_level_seed[0]
+    assert dones >= 2
+    env.close()
+
+
+def test_reseed_makes_procgens_game_for_that_seed():
+    env = envpool.make("StarpilotEasy-v0", env_type="gymnasium", num_envs=2, seed=0)
+    env.reset()
+    for _ in range(10):
+        env.step(np.zeros(2, np.int32))
+    obs, info = env.reset(seed=[123, 2**32 + 7])
+    for k, s in enumerate([123, 7]):
+        ref = ProcgenReference(1, "starpilot", s, 0)
+        np.testing.assert_array_equal(np.moveaxis(obs[k], 0, -1), ref.obs[0])
+        assert info["level_seed"][k] == ref.level_seed[0]
+    env.close()
+
+
+def test_render_is_procgens_512_frame():
+    env = envpool.make("CoinrunEasy-v0", env_type="gymnasium", num_envs=2, seed=4, render_mode="rgb_array")
+    ref = ProcgenReference(1, "coinrun", 5, 0, render_human=True)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        a = rng.integers(0, 15, 2).astype(np.int32)
+        env.step(a)
+        ref.act(a[1:])
+    frames = env.render(env_ids=[1])
+    assert frames.shape[-3:] == (512, 512, 3)
+    np.testing.assert_array_equal(frames[0], ref.frame[0])
+    env.close()
+
+
+def test_action_out_of_range_is_refused():
+    env = envpool.make("CoinrunEasy-v0", env_type="gymnasium", num_envs=1)
+    env.reset()
+    with pytest.raises((ValueError, IndexError)):
+        env.step(np.array([15], np.int32))
+    env.step(np.array([3], np.int32))  # the pool stays usable
+    env.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"num_levels": -1}, "num_levels"),
+        ({"start_level": -1}, "start_level"),
+        ({"num_levels": 2**31 - 1, "start_level": 1}, r"start_level \+ num_levels"),
+        ({"distribution_mode": 2}, "no distribution_mode 2"),
+        ({"distribution_mode": 7}, "no distribution_mode 7"),
+        ({"distribution_mode": "bogus"}, "distribution_mode"),
+        ({"env_name": "sokoban"}, "not one of procgen's games"),
+    ],
+)
+def test_bad_options_are_valueerror_at_make(options, message):
+    with pytest.raises(ValueError, match=message):
+        envpool.make("CoinrunHard-v0", env_type="gymnasium", num_envs=2, **options)
+
+
+def test_exploration_sets_its_own_levels():
+    with pytest.raises(ValueError, match="exploration mode"):
+        envpool.make("CoinrunExploration-v0", env_type="gymnasium", num_envs=1, num_levels=5)
+    env = envpool.make("CoinrunExploration-v0", env_type="gymnasium", num_envs=2, seed=9)
+    _, info = env.reset()
+    assert list(info["level_seed"]) == [1949448038, 1949448038]
+    env.close()
+
+
+def test_unknown_option_is_refused():
+    with pytest.raises(TypeError, match="unknown config key"):
+        envpool.make("CoinrunHard-v0", env_type="gymnasium", num_envs=1, bogus=1)
+
+
+def test_missing_or_foreign_library_is_a_clear_error_at_make(tmp_path):
+    with pytest.raises(RuntimeError, match="version.txt is missing.*ENVPOOL_PROCGEN"):
+        envpool.make("CoinrunHard-v0", env_type="gymnasium", num_envs=1, library_dir=str(tmp_path / "none"))
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "version.txt").write_text("0.10.4\n")
+    with pytest.raises(RuntimeError, match="procgen 0.10.4's engine, not 0.10.7's"):
+        envpool.make("CoinrunHard-v0", env_type="gymnasium", num_envs=1, library_dir=str(other))
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "version.txt").write_text("0.10.7\n")
+    (broken / "assets").symlink_to(tasks.LIBRARY_DIR + "/assets")
+    (broken / "libenv.so").write_bytes(b"not a library")
+    with pytest.raises(RuntimeError, match="cannot load .*libenv.so"):
+        envpool.make("CoinrunHard-v0", env_type="gymnasium", num_envs=1, library_dir=str(broken))
