@@ -107,8 +107,8 @@ def _run_sync(task_id, game, mode, steps, seed=0, num_envs=2, reset_every=0, **o
 
 @pytest.mark.parametrize(("task_id", "game", "mode"), IDS, ids=[i for i, _, _ in IDS])
 def test_every_id_equals_procgen(task_id, game, mode):
-    """Random actions with a reset in mid-episode every 60 steps: several levels each."""
-    _run_sync(task_id, game, mode, steps=180, seed=7, reset_every=60)
+    """Random actions with a reset in mid-episode every 40 steps: several levels each."""
+    _run_sync(task_id, game, mode, steps=120, seed=7, reset_every=40)
 
 
 @pytest.mark.slow
