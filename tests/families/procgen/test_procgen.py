@@ -143,7 +143,7 @@ def test_async_pool_equals_procgen(task_id):
     rng = np.random.default_rng(0)
     env.async_reset()
     pending: dict[int, int] = {}
-    for _ in range(400):
+    for _ in range(1200):  # about 600 steps each: past Maze's and Leaper's 500-step timeout
         obs, rew, term, trunc, info = env.recv()
         ids = info["env_id"]
         act = rng.integers(0, 15, len(ids)).astype(np.int32)
