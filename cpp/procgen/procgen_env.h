@@ -237,7 +237,7 @@ class ProcgenEnv : public Env {
   // procgen's render_mode="rgb_array" frame: the current state drawn at
   // 512x512 with antialiasing, by the library's libenv_observe.
   void Render(uint8_t* rgb) override {
-    if (handle_ == nullptr) throw std::invalid_argument("Procgen: render() before the first reset");
+    if (reseeded_ || handle_ == nullptr) Make();  // before the first reset: the game it will start with
     lib_.observe(handle_);
     std::memcpy(rgb, frame_.data(), frame_.size());
   }
@@ -291,7 +291,7 @@ class ProcgenEnv : public Env {
     void* ac[] = {&action_};
     abi::Buffers b{ob, &rew_, &first_, info, ac};
     lib_.set_buffers(handle_, &b);  // resets and observes (no threads)
-    level_started_ = false;
+    level_started_ = true;
   }
 
   // The info buffers are handed over in the library's order: refuse one
@@ -336,7 +336,8 @@ class ProcgenEnv : public Env {
   abi::Handle* handle_ = nullptr;
   uint64_t seed_ = 0;
   bool reseeded_ = true;
-  // The last step ended a level and began the next (its first frame shown).
+  // The game is at a level's first frame (made, or the last step ended a
+  // level and began the next): a reset shows it and draws no level.
   bool level_started_ = false;
   int steps_ = 0;  // steps into the current level
 

@@ -249,7 +249,10 @@ def test_reseed_makes_procgens_game_for_that_seed():
 def test_render_is_procgens_512_frame():
     env = envpool.make("CoinrunEasy-v0", env_type="gymnasium", num_envs=2, seed=4, render_mode="rgb_array")
     ref = ProcgenReference(1, "coinrun", 5, 0, render_human=True)
-    env.reset()
+    # before the first reset: the first level's frame, and the reset then starts that level
+    np.testing.assert_array_equal(env.render(env_ids=[1])[0], ref.frame[0])
+    _, info = env.reset()
+    assert info["level_seed"][1] == ref.level_seed[0]
     rng = np.random.default_rng(0)
     for _ in range(20):
         a = rng.integers(0, 15, 2).astype(np.int32)
