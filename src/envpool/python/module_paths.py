@@ -28,6 +28,7 @@ PATHS = {
     "envpool.toy_text.registration": "envpool.tasks.toy_text",
     "envpool.mujoco.gym.registration": "envpool.tasks.mujoco",
     "envpool.mujoco.dmc.registration": "envpool.tasks.dmc",
+    "envpool.procgen.registration": "envpool.tasks.procgen",
 }
 
 

@@ -319,3 +319,11 @@ def test_missing_or_foreign_library_is_a_clear_error_at_make(tmp_path):
     (broken / "libenv.so").write_bytes(b"not a library")
     with pytest.raises(RuntimeError, match="cannot load .*libenv.so"):
         envpool.make("CoinrunHard-v0", env_type="gymnasium", num_envs=1, library_dir=str(broken))
+
+
+def test_envpool_125_module_path_imports():
+    """EnvPool 1.2's envpool.procgen.registration imports (registering nothing: import envpool
+    has registered the ids)."""
+    import envpool.procgen.registration as reg
+
+    assert "registers every task" in reg.__doc__
