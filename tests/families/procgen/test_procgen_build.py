@@ -9,6 +9,7 @@ import base64
 import hashlib
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -50,3 +51,47 @@ def test_library_needs_no_qt_from_the_system():
         "libc.so.6",
         "ld-linux-x86-64.so.2",
     }
+
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _configure(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    cmake = shutil.which("cmake")
+    if cmake is None:
+        pytest.skip("no cmake")
+    src = tmp_path / "project"
+    src.mkdir(exist_ok=True)
+    recipe = (ROOT / "third_party" / "procgen" / "procgen.cmake").as_posix()
+    (src / "CMakeLists.txt").write_text(f"cmake_minimum_required(VERSION 3.20)\nproject(t NONE)\ninclude({recipe})\n")
+    build = tmp_path / f"build{len(list(tmp_path.glob('build*')))}"
+    return subprocess.run([cmake, "-S", src, "-B", build, *args], capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.slow  # CMake configures (and maybe downloads the 36 MB wheel)
+def test_recipe_takes_a_local_wheel_and_refuses_another(tmp_path):
+    """ENVPOOL_PROCGEN_WHEEL: a local wheel instead of the download (offline builds), checked by
+    its sha256: another file is a configure error naming both hashes."""
+    name = "procgen-0.10.7-cp310-cp310-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
+    cached = sorted(ROOT.glob(f"build/*/_deps/procgen/download/{name}"))
+    if cached:
+        wheel = cached[0]
+    else:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--python-version",
+             "3.10", "--platform", "manylinux2014_x86_64", "procgen==0.10.7", "-d", tmp_path],
+            check=True, capture_output=True, timeout=600,
+        )  # fmt: skip
+        wheel = tmp_path / name
+    ok = _configure(tmp_path, f"-DENVPOOL_PROCGEN_WHEEL={wheel}")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert (
+        next(tmp_path.glob("build*/_deps/procgen/unpacked/procgen/data/prebuilt/libenv.so")).stat().st_size
+        == RECORD_SIZE
+    )
+    bad = tmp_path / "bad.whl"
+    bad.write_bytes(b"not procgen")
+    refused = _configure(tmp_path, f"-DENVPOOL_PROCGEN_WHEEL={bad}")
+    assert refused.returncode != 0 and "is not procgen 0.10.7's cp310 manylinux wheel" in " ".join(
+        refused.stderr.split()
+    )
