@@ -44,8 +44,12 @@ MODE_NAMES = {"easy": 0, "hard": 1, "extreme": 2, "memory": 10, "exploration": 2
 
 
 def _prepare(merged: dict[str, Any], user: dict[str, Any]) -> None:
-    """The 512x512 frame buffer only with a render_mode, and procgen's mode names."""
+    """The 512x512 frame buffer only with a render_mode, procgen's mode names, and no engine
+    time limit with use_sequential_levels (an episode then spans levels; each level still
+    ends at the game's own timeout, as in procgen)."""
     merged["render_frames"] = user.get("render_mode") is not None
+    if merged.get("use_sequential_levels") and "max_episode_steps" not in user:
+        merged["max_episode_steps"] = 0
     mode = merged.get("distribution_mode")
     if isinstance(mode, str):
         if mode not in MODE_NAMES:

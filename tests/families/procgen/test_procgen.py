@@ -67,9 +67,12 @@ class Checker:
             assert rew[k] == 0 and not term[k] and not trunc[k]
             self.reset_row(i, obs, info, k)
             return
+        level = self.refs[i].level_seed[0]
         self.refs[i].act([action])
         ref = self.refs[i].state()
         self.level_steps[i] += 1
+        if not ref["first"][0] and ref["level_seed"][0] != level:
+            self.level_steps[i] = 0  # use_sequential_levels: the next level, same episode
         assert rew[k] == ref["reward"][0], f"env {i} reward"
         assert bool(term[k] or trunc[k]) == ref["first"][0], f"env {i} done"
         assert not (term[k] and trunc[k])
@@ -327,3 +330,28 @@ def test_envpool_125_module_path_imports():
     import envpool.procgen.registration as reg
 
     assert "registers every task" in reg.__doc__
+
+
+def test_sequential_levels_go_on_without_an_episode_end():
+    """use_sequential_levels=True: completing a level starts level seed + 997 in the same
+    episode (procgen's rule), step for step as the reference; no engine time limit cuts
+    the episode (max_episode_steps 0 unless given)."""
+    env = envpool.make("MazeEasy-v0", env_type="gymnasium", num_envs=2, seed=0, use_sequential_levels=True)
+    assert env.config["max_episode_steps"] == 0
+    check = Checker("maze", 0, [0, 1], use_sequential_levels=True)
+    rng = np.random.default_rng(0)
+    obs, info = env.reset()
+    for i in range(2):
+        check.reset_row(i, obs[i], info, i)
+    carried_on = 0
+    for _ in range(1500):
+        before = info["level_seed"].copy()
+        act = rng.integers(0, 15, 2).astype(np.int32)
+        obs, rew, term, trunc, info = env.step(act)
+        for i in range(2):
+            check.step_row(i, int(act[i]), obs[i], rew, term, trunc, info, i)
+            if not (term[i] or trunc[i]) and info["level_seed"][i] != before[i] and not check.needs_reset[i]:
+                assert info["level_seed"][i] == np.int32(before[i] + 997) and info["prev_level_complete"][i] == 1
+                carried_on += 1
+    assert carried_on >= 1
+    env.close()
