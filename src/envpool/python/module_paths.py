@@ -29,6 +29,7 @@ PATHS = {
     "envpool.mujoco.gym.registration": "envpool.tasks.mujoco",
     "envpool.mujoco.dmc.registration": "envpool.tasks.dmc",
     "envpool.mujoco.metaworld.registration": "envpool.tasks.metaworld",
+    "envpool.procgen.registration": "envpool.tasks.procgen",
 }
 
 
