@@ -204,7 +204,8 @@ std::unique_ptr<RenderProcess> RenderProcess::Spawn(const std::string& backend) 
   // libmujoco this process loaded, so both run the same library.
   const std::string mujoco_dir = LoadedMujocoDir();
   std::string search = mujoco_dir;
-  if (library_path != nullptr && *library_path != '\0') search += (search.empty() ? "" : ":") + std::string(library_path);
+  if (library_path != nullptr && *library_path != '\0')
+    search += (search.empty() ? "" : ":") + std::string(library_path);
   if (!search.empty()) env_strings.push_back("LD_LIBRARY_PATH=" + search);
   std::vector<char*> envp;
   for (auto& s : env_strings) envp.push_back(s.data());

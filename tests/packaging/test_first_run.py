@@ -25,7 +25,9 @@ def run_in_root(*args: str) -> subprocess.CompletedProcess:
 
 def test_python_in_the_checkout_imports_the_installed_package() -> None:
     assert not (ROOT / "envpool").exists()  # nothing in the root shadows the installed package
-    proc = run_in_root("-c", "import envpool; print(envpool.__file__); envpool.make('CartPole-v1', env_type='gymnasium', num_envs=1)")
+    proc = run_in_root(
+        "-c", "import envpool; print(envpool.__file__); envpool.make('CartPole-v1', env_type='gymnasium', num_envs=1)"
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert Path(proc.stdout.strip().splitlines()[-1]).resolve().parent == INSTALLED
 
