@@ -212,13 +212,16 @@ class NumpyGenerator {
            (1.0 / 9007199254740992.0);
   }
 
-  // rng.uniform(low, high): low + (high - low) * random(). numpy raises
-  // OverflowError when high - low is not finite, and accepts high < low
-  // (then the value lies in (high, low]).
+  // rng.uniform(low, high): low + (high - low) * random(). numpy refuses a
+  // span that is not finite (OverflowError, NaN included) and then a
+  // negative one (ValueError: "high - low < 0"), in that order.
   double Uniform(double low, double high) {
     double range = high - low;
     if (!std::isfinite(range)) {
-      throw std::overflow_error("Range exceeds valid bounds");
+      throw std::overflow_error("high - low range exceeds valid bounds");
+    }
+    if (range < 0) {
+      throw std::invalid_argument("high - low < 0");
     }
     return low + range * Random();
   }
