@@ -2,9 +2,9 @@
 // np.random.default_rng(seed) and gymnasium.utils.seeding.np_random(seed)
 // return, and the calls that minigrid and BabyAI make on it (integers,
 // uniform, random, shuffle of a list, choice on a sequence, permutation).
-// Every draw and every rejection loop follows numpy's C code (numpy 1.17 to
-// 2.x have not changed these streams), so an env written against this class
-// lays out its levels exactly as the Python env seeded with the same seed.
+// Every draw and every rejection loop follows numpy's C code (numpy keeps
+// these streams stable across releases by policy), so an env written against
+// this class lays out its levels exactly as the Python env seeded alike.
 // tests/core/test_numpy_generator.py compares it with numpy itself.
 #ifndef ENVPOOL_RANDOM_NUMPY_GENERATOR_H_
 #define ENVPOOL_RANDOM_NUMPY_GENERATOR_H_
@@ -85,8 +85,7 @@ class SeedSequence {
     std::vector<uint32_t> words = GenerateState32(2 * n_words);
     std::vector<uint64_t> state(n_words);
     for (int i = 0; i < n_words; ++i) {
-      state[i] = static_cast<uint64_t>(words[2 * i]) |
-                 (static_cast<uint64_t>(words[2 * i + 1]) << 32);
+      state[i] = static_cast<uint64_t>(words[2 * i]) | (static_cast<uint64_t>(words[2 * i + 1]) << 32);
     }
     return state;
   }
@@ -168,8 +167,8 @@ class Pcg64 {
   }
 
   bool operator==(const Pcg64& other) const {
-    return state_ == other.state_ && inc_ == other.inc_ &&
-           has_uint32_ == other.has_uint32_ && uinteger_ == other.uinteger_;
+    return state_ == other.state_ && inc_ == other.inc_ && has_uint32_ == other.has_uint32_ &&
+           uinteger_ == other.uinteger_;
   }
 
   U128 state() const { return state_; }
@@ -179,8 +178,7 @@ class Pcg64 {
 
  private:
   // PCG_DEFAULT_MULTIPLIER_128.
-  static constexpr U128 kMultiplier =
-      (static_cast<U128>(0x2360ed051fc65da4ULL) << 64) | 0x4385df649fccf645ULL;
+  static constexpr U128 kMultiplier = (static_cast<U128>(0x2360ed051fc65da4ULL) << 64) | 0x4385df649fccf645ULL;
 
   void Step() { state_ = state_ * kMultiplier + inc_; }
 
@@ -194,12 +192,10 @@ class Pcg64 {
 class NumpyGenerator {
  public:
   // np.random.default_rng(seed) for any Python int seed in [0, 2^64).
-  explicit NumpyGenerator(uint64_t seed)
-      : bits_(SeedSequence(SeedSequence::IntToWords(seed))) {}
+  explicit NumpyGenerator(uint64_t seed) : bits_(SeedSequence(SeedSequence::IntToWords(seed))) {}
   // SeedSequence(entropy) for the given 32-bit words (least significant
   // first for a big int; a list of ints < 2^32 gives the same words).
-  explicit NumpyGenerator(const std::vector<uint32_t>& entropy)
-      : bits_(SeedSequence(entropy)) {}
+  explicit NumpyGenerator(const std::vector<uint32_t>& entropy) : bits_(SeedSequence(entropy)) {}
 
   // The bit generator's raw outputs (random_raw, and next_uint32 with its
   // buffered half).
@@ -207,10 +203,7 @@ class NumpyGenerator {
   uint32_t NextUint32() { return bits_.Next32(); }
 
   // rng.random(): the top 53 bits of a 64-bit output, times 2^-53.
-  double Random() {
-    return static_cast<double>(bits_.Next64() >> 11) *
-           (1.0 / 9007199254740992.0);
-  }
+  double Random() { return static_cast<double>(bits_.Next64() >> 11) * (1.0 / 9007199254740992.0); }
 
   // rng.uniform(low, high): low + (high - low) * random(). numpy refuses a
   // span that is not finite (OverflowError, NaN included) and then a
@@ -279,8 +272,7 @@ class NumpyGenerator {
     auto n = static_cast<uint64_t>(std::distance(first, last));
     for (uint64_t i = n > 0 ? n - 1 : 0; i >= 1; --i) {
       uint64_t j = RandomInterval(i);
-      std::iter_swap(first + static_cast<std::ptrdiff_t>(i),
-                     first + static_cast<std::ptrdiff_t>(j));
+      std::iter_swap(first + static_cast<std::ptrdiff_t>(i), first + static_cast<std::ptrdiff_t>(j));
     }
   }
   template <class T>
@@ -311,7 +303,9 @@ class NumpyGenerator {
     return out;
   }
 
-  // random_interval(max): a uniform integer in [0, max] by masking to the
+  // random_interval(max) (a shuffle of more than 2^32 items is the only way
+  // numpy reaches its 64-bit branch, so only the 32-bit one is tested
+  // against numpy): a uniform integer in [0, max] by masking to the
   // smallest all-ones mask >= max and rejecting values above max (shuffle's
   // method, not Lemire's). It draws 32-bit words (buffered halves) while
   // max fits 32 bits, 64-bit words otherwise.

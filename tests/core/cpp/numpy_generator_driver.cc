@@ -10,7 +10,7 @@
 //                       has_uint32, uinteger
 //   u64 K / u32 K / random K
 //   uniform LOW HIGH K  (LOW/HIGH as hexadecimal floats, exact)
-//   integers LOW HIGH K / closed LOW HIGH K / interval MAX K
+//   integers LOW HIGH K / closed LOW HIGH K
 //   choice N K          ChoiceIndex(N) K times
 //   shuffle N           Shuffle of [0, N) (writes the list)
 //   permutation N
@@ -92,14 +92,8 @@ int main() {
       long k;
       in >> low >> high >> k;
       for (long i = 0; i < k; ++i) {
-        Put(static_cast<uint64_t>(op == "integers" ? gen.Integers(low, high)
-                                                   : gen.IntegersClosed(low, high)));
+        Put(static_cast<uint64_t>(op == "integers" ? gen.Integers(low, high) : gen.IntegersClosed(low, high)));
       }
-    } else if (op == "interval") {
-      uint64_t max;
-      long k;
-      in >> max >> k;
-      for (long i = 0; i < k; ++i) Put(gen.RandomInterval(max));
     } else if (op == "choice") {
       int64_t n;
       long k;
