@@ -78,7 +78,8 @@ class MiniGridEnv : public Env {
         see_through_walls_(c.Get<bool>("see_through_walls")),
         highlight_(c.Get<bool>("highlight")),
         mission_bytes_(c.Get<int>("mission_bytes")),
-        tiles_(c.Get<int>("tile_size")) {}
+        tiles_(c.Get<int>("tile_size")),
+        grid_(width, height) {}
 
   void Seed(uint64_t seed) override { np_ = std::make_unique<random::NumpyGenerator>(seed); }
 
@@ -107,7 +108,8 @@ class MiniGridEnv : public Env {
   // get_full_render: the grid with the agent, the cells it sees highlighted.
   void Render(uint8_t* rgb) override {
     std::vector<uint8_t> hl(static_cast<std::size_t>(width_) * height_, 0);
-    if (highlight_) {
+    // Before the first reset: the empty grid the env was made with, no agent.
+    if (highlight_ && agent_pos_.x >= 0) {
       View v;
       ViewOf(&v);
       const int n = view_size_, fx = kDirVec[agent_dir_][0], fy = kDirVec[agent_dir_][1], rx = -fy, ry = fx;
@@ -311,7 +313,7 @@ class MiniGridEnv : public Env {
   View view_;
   Obj* carrying_ = nullptr;
   Pos agent_pos_;
-  int agent_dir_ = 0;
+  int agent_dir_ = -1;
   int64_t step_count_ = 0;
   std::string mission_;
 };
