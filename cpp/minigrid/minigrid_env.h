@@ -43,9 +43,8 @@ class MiniGridEnv : public Env {
   // The keys every MiniGrid env takes; a family adds its own (and its
   // max_episode_steps, minigrid's max_steps default) in its Defaults().
   static Config BaseDefaults(int64_t max_steps, bool see_through_walls) {
-    return {{"max_episode_steps", max_steps}, {"agent_view_size", int64_t{7}},
-            {"see_through_walls", see_through_walls}, {"mission_bytes", int64_t{96}},
-            {"tile_size", int64_t{32}}, {"highlight", true}};
+    return {{"max_episode_steps", max_steps}, {"agent_view_size", int64_t{7}}, {"see_through_walls", see_through_walls},
+            {"mission_bytes", int64_t{96}},   {"tile_size", int64_t{32}},      {"highlight", true}};
   }
 
   struct Spec : EnvSpec {
@@ -102,9 +101,7 @@ class MiniGridEnv : public Env {
     return r;
   }
 
-  std::array<int, 2> RenderSize() const override {
-    return {height_ * tiles_.tile_size(), width_ * tiles_.tile_size()};
-  }
+  std::array<int, 2> RenderSize() const override { return {height_ * tiles_.tile_size(), width_ * tiles_.tile_size()}; }
   // get_full_render: the grid with the agent, the cells it sees highlighted.
   void Render(uint8_t* rgb) override {
     std::vector<uint8_t> hl(static_cast<std::size_t>(width_) * height_, 0);

@@ -109,7 +109,7 @@ class Grid {
 // to its right), a wall outside the grid.
 struct View {
   int n = 0;
-  std::vector<Obj*> cells;  // [j * n + i]
+  std::vector<Obj*> cells;    // [j * n + i]
   std::vector<uint8_t> mask;  // [j * n + i]
   Obj* Get(int i, int j) const { return cells[static_cast<std::size_t>(j) * n + i]; }
 };

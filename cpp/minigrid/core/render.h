@@ -68,8 +68,8 @@ inline auto InLine(double x0, double y0, double x1, double y1, double r) {
 // point_in_triangle (float32 corners: the corner-only dot products are
 // float32, those with the point float64), rotated about (cx, cy) by theta as
 // rotate_fn does.
-inline auto InRotatedTriangle(double ax, double ay, double bx, double by, double cx_, double cy_, double cx,
-                              double cy, double theta) {
+inline auto InRotatedTriangle(double ax, double ay, double bx, double by, double cx_, double cy_, double cx, double cy,
+                              double theta) {
   const float a0 = static_cast<float>(ax), a1 = static_cast<float>(ay);
   const float v0x = static_cast<float>(cx_) - a0, v0y = static_cast<float>(cy_) - a1;
   const float v1x = static_cast<float>(bx) - a0, v1y = static_cast<float>(by) - a1;

@@ -83,8 +83,7 @@ class RoomGridEnv : public MiniGridEnv {
           r.has_door_pos[3] = true;
         }
       }
-    agent_pos_ = {num_cols_ / 2 * (room_size_ - 1) + room_size_ / 2,
-                  num_rows_ / 2 * (room_size_ - 1) + room_size_ / 2};
+    agent_pos_ = {num_cols_ / 2 * (room_size_ - 1) + room_size_ / 2, num_rows_ / 2 * (room_size_ - 1) + room_size_ / 2};
     agent_dir_ = 0;
   }
 
@@ -92,8 +91,8 @@ class RoomGridEnv : public MiniGridEnv {
   Pos PlaceInRoom(int i, int j, Obj* obj) {
     Room& r = GetRoom(i, j);
     const Pos p = PlaceObjReject(
-        obj, r.top, r.size,
-        [this](Pos q) { return std::abs(agent_pos_.x - q.x) + std::abs(agent_pos_.y - q.y) < 2; }, 1000);
+        obj, r.top, r.size, [this](Pos q) { return std::abs(agent_pos_.x - q.x) + std::abs(agent_pos_.y - q.y) < 2; },
+        1000);
     r.objs.push_back(obj);
     return p;
   }
@@ -165,6 +164,16 @@ class RoomGridEnv : public MiniGridEnv {
       if (front == nullptr || front->type == kWall) break;
     }
     return agent_pos_;
+  }
+
+  // The step of the envs won by picking up obj (minigrid's `carrying == self.obj`).
+  StepResult PickupStep(int a, const Obj* obj) {
+    StepResult r = BaseStep(a);
+    if (a == kPickup && carrying_ && carrying_ == obj) {
+      r.reward = Reward();
+      r.terminated = true;
+    }
+    return r;
   }
 
   // connect_all with the default door colors (COLOR_NAMES).

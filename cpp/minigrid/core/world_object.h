@@ -29,7 +29,8 @@ enum Color : uint8_t { kRed = 0, kGreen = 1, kBlue = 2, kPurple = 3, kYellow = 4
 // _rand_color and _rand_elem(COLOR_NAMES) index).
 constexpr std::array<Color, 6> kColorNames = {kBlue, kGreen, kGrey, kPurple, kRed, kYellow};
 // COLORS, by color index.
-constexpr uint8_t kColorRgb[6][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {112, 39, 195}, {255, 255, 0}, {100, 100, 100}};
+constexpr uint8_t kColorRgb[6][3] = {{255, 0, 0},    {0, 255, 0},   {0, 0, 255},
+                                     {112, 39, 195}, {255, 255, 0}, {100, 100, 100}};
 // DIR_TO_VEC.
 constexpr int kDirVec[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
 

@@ -30,10 +30,7 @@ class Fetch : public MiniGridEnv {
  protected:
   void GenGrid() override {
     const int w = width_, h = height_;
-    grid_.HorzWall(0, 0);
-    grid_.HorzWall(0, h - 1);
-    grid_.VertWall(0, 0);
-    grid_.VertWall(w - 1, 0);
+    grid_.WallRect(0, 0, w, h);  // minigrid's four horz_wall / vert_wall calls
     static const std::vector<Type> kTypes = {kKey, kBall};
     std::vector<Obj*> objs;
     while (static_cast<int>(objs.size()) < num_objs_) {

@@ -20,10 +20,7 @@ class FourRooms : public MiniGridEnv {
  protected:
   void GenGrid() override {
     const int w = width_, h = height_;
-    grid_.HorzWall(0, 0);
-    grid_.HorzWall(0, h - 1);
-    grid_.VertWall(0, 0);
-    grid_.VertWall(w - 1, 0);
+    grid_.WallRect(0, 0, w, h);  // minigrid's four horz_wall / vert_wall calls
     const int rw = w / 2, rh = h / 2;
     for (int j = 0; j < 2; ++j)
       for (int i = 0; i < 2; ++i) {

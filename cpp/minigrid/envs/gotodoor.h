@@ -13,9 +13,30 @@
 namespace envpool::minigrid {
 
 // The done rule of GoToDoor and GoToObject: next to the target (not diagonal).
-inline bool NextTo(Pos a, Pos t) { return (a.x == t.x && std::abs(a.y - t.y) == 1) || (a.y == t.y && std::abs(a.x - t.x) == 1); }
+inline bool NextTo(Pos a, Pos t) {
+  return (a.x == t.x && std::abs(a.y - t.y) == 1) || (a.y == t.y && std::abs(a.x - t.x) == 1);
+}
 
-class GoToDoor : public MiniGridEnv {
+// GoToDoor and GoToObject: toggle ends the episode, done ends it with the reward when next to
+// the target.
+class GoToTargetEnv : public MiniGridEnv {
+ public:
+  using MiniGridEnv::MiniGridEnv;
+
+ protected:
+  StepResult StepAction(int a) override {
+    StepResult r = BaseStep(a);
+    if (a == kToggle) r.terminated = true;
+    if (a == kDone) {
+      if (NextTo(agent_pos_, target_)) r.reward = Reward();
+      r.terminated = true;
+    }
+    return r;
+  }
+  Pos target_;
+};
+
+class GoToDoor : public GoToTargetEnv {
  public:
   static constexpr int kNumActions = 7;
   static Config Defaults() {
@@ -27,7 +48,7 @@ class GoToDoor : public MiniGridEnv {
   static int GridWidth(const Config& c) { return c.Get<int>("size"); }
   static int GridHeight(const Config& c) { return c.Get<int>("size"); }
   static EnvSpec MakeSpec(const Config& c) { return MakeSpecOf<GoToDoor>(c); }
-  explicit GoToDoor(const Config& c) : MiniGridEnv(c, GridWidth(c), GridHeight(c)) {}
+  explicit GoToDoor(const Config& c) : GoToTargetEnv(c, GridWidth(c), GridHeight(c)) {}
 
  protected:
   void GenGrid() override {
@@ -50,18 +71,6 @@ class GoToDoor : public MiniGridEnv {
     target_ = door_pos[idx];
     mission_ = std::string("go to the ") + ColorName(colors[idx]) + " door";
   }
-
-  StepResult StepAction(int a) override {
-    StepResult r = BaseStep(a);
-    if (a == kToggle) r.terminated = true;
-    if (a == kDone) {
-      if (NextTo(agent_pos_, target_)) r.reward = Reward();
-      r.terminated = true;
-    }
-    return r;
-  }
-
-  Pos target_;
 };
 
 }  // namespace envpool::minigrid

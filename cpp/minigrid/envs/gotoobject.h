@@ -11,7 +11,7 @@
 
 namespace envpool::minigrid {
 
-class GoToObject : public MiniGridEnv {
+class GoToObject : public GoToTargetEnv {
  public:
   static constexpr int kNumActions = 7;
   static Config Defaults() {
@@ -28,7 +28,7 @@ class GoToObject : public MiniGridEnv {
   static int GridHeight(const Config& c) { return c.Get<int>("size"); }
   static EnvSpec MakeSpec(const Config& c) { return MakeSpecOf<GoToObject>(c); }
   explicit GoToObject(const Config& c)
-      : MiniGridEnv(c, GridWidth(c), GridHeight(c)), num_objs_(c.Get<int>("num_objs")) {}
+      : GoToTargetEnv(c, GridWidth(c), GridHeight(c)), num_objs_(c.Get<int>("num_objs")) {}
 
  protected:
   void GenGrid() override {
@@ -49,18 +49,7 @@ class GoToObject : public MiniGridEnv {
     mission_ = std::string("go to the ") + ColorName(objs[idx].second) + " " + TypeName(objs[idx].first);
   }
 
-  StepResult StepAction(int a) override {
-    StepResult r = BaseStep(a);
-    if (a == kToggle) r.terminated = true;
-    if (a == kDone) {
-      if (NextTo(agent_pos_, target_)) r.reward = Reward();
-      r.terminated = true;
-    }
-    return r;
-  }
-
   int num_objs_;
-  Pos target_;
 };
 
 }  // namespace envpool::minigrid

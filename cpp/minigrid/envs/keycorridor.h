@@ -41,14 +41,7 @@ class KeyCorridor : public RoomGridEnv {
     mission_ = std::string("pick up the ") + ColorName(obj_->color) + " " + TypeName(obj_->type);
   }
 
-  StepResult StepAction(int a) override {
-    StepResult r = BaseStep(a);
-    if (a == kPickup && carrying_ && carrying_ == obj_) {
-      r.reward = Reward();
-      r.terminated = true;
-    }
-    return r;
-  }
+  StepResult StepAction(int a) override { return PickupStep(a, obj_); }
 
   Type obj_type_;
   Obj* obj_ = nullptr;

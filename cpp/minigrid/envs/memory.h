@@ -29,10 +29,7 @@ class Memory : public MiniGridEnv {
  protected:
   void GenGrid() override {
     const int w = width_, h = height_;
-    grid_.HorzWall(0, 0);
-    grid_.HorzWall(0, h - 1);
-    grid_.VertWall(0, 0);
-    grid_.VertWall(w - 1, 0);
+    grid_.WallRect(0, 0, w, h);  // minigrid's four horz_wall / vert_wall calls
     const int upper = h / 2 - 2, lower = h / 2 + 2;
     const int end = random_length_ ? RandInt(4, w - 2) : w - 3;
     for (int i = 1; i < 5; ++i) {

@@ -100,8 +100,8 @@ class MultiRoom : public MiniGridEnv {
     if (tx + sx > width_ || ty + sy >= height_) return false;
     for (std::size_t k = 0; k + 1 < rooms->size(); ++k) {
       const R& r = (*rooms)[k];
-      const bool non_overlap = tx + sx < r.top.x || r.top.x + r.size.x <= tx || ty + sy < r.top.y ||
-                               r.top.y + r.size.y <= ty;
+      const bool non_overlap =
+          tx + sx < r.top.x || r.top.x + r.size.x <= tx || ty + sy < r.top.y || r.top.y + r.size.y <= ty;
       if (!non_overlap) return false;
     }
     rooms->push_back(R{{tx, ty}, {sx, sy}, entry});

@@ -112,14 +112,7 @@ class ObstructedMazeBase : public RoomGridEnv {
     PlaceAgentInRoom(agent_room_.x, agent_room_.y);
   }
 
-  StepResult StepAction(int a) override {
-    StepResult r = BaseStep(a);
-    if (a == kPickup && carrying_ && carrying_ == obj_) {
-      r.reward = Reward();
-      r.terminated = true;
-    }
-    return r;
-  }
+  StepResult StepAction(int a) override { return PickupStep(a, obj_); }
 
   int variant_;
   bool key_in_box_, blocked_;

@@ -34,10 +34,7 @@ class PutNear : public MiniGridEnv {
  protected:
   void GenGrid() override {
     const int w = width_, h = height_;
-    grid_.HorzWall(0, 0);
-    grid_.HorzWall(0, h - 1);
-    grid_.VertWall(0, 0);
-    grid_.VertWall(w - 1, 0);
+    grid_.WallRect(0, 0, w, h);  // minigrid's four horz_wall / vert_wall calls
     static const std::vector<Type> kTypes = {kKey, kBall, kBox};
     std::vector<std::pair<Type, Color>> objs;
     std::vector<Pos> pos;

@@ -84,8 +84,17 @@ class Refs:
             env.close()
 
 
-def run_sync(pool, task_id: str, num_envs: int, seed: int, steps: int, rng: np.random.Generator,
-             mode: str = "next_step", frames_every: int = 0, **kwargs) -> int:
+def run_sync(
+    pool,
+    task_id: str,
+    num_envs: int,
+    seed: int,
+    steps: int,
+    rng: np.random.Generator,
+    mode: str = "next_step",
+    frames_every: int = 0,
+    **kwargs,
+) -> int:
     """Steps a sync gymnasium pool and minigrid's envs with the same random actions; returns the
     number of episodes that ended."""
     refs = Refs(task_id, num_envs, seed, frames_every > 0, **kwargs)

