@@ -217,3 +217,20 @@ def test_bad_actions_are_value_errors_and_change_nothing() -> None:
     for i, (r, a) in enumerate(zip(ref, (1, 2))):
         o, *_ = r.step(a)
         np.testing.assert_array_equal(obs["image"][i], o["image"])
+
+
+def test_render_before_the_first_reset_is_the_empty_grid() -> None:
+    """Before any reset a frame is the empty grid the env was made with (minigrid's own would
+    fail: it has no agent yet), drawn as minigrid's Grid.render draws an empty grid."""
+    from minigrid.core.grid import Grid
+
+    pool = _make("MiniGrid-Empty-5x5-v0", render_mode="rgb_array", tile_size=8)
+    frame = pool.render()[0]
+    np.testing.assert_array_equal(frame, Grid(5, 5).render(8, agent_pos=(-1, -1)))
+
+
+def test_envpool_12_module_path_imports() -> None:
+    import importlib
+
+    module = importlib.import_module("envpool.minigrid.registration")
+    assert "registers every task" in module.__doc__
