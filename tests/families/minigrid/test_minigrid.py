@@ -234,3 +234,39 @@ def test_envpool_12_module_path_imports() -> None:
 
     module = importlib.import_module("envpool.minigrid.registration")
     assert "registers every task" in module.__doc__
+
+
+@pytest.mark.parametrize("task_id", ["MiniGrid-DoorKey-5x5-v0", "MiniGrid-Dynamic-Obstacles-6x6-v0"])
+def test_fuzz_call_sequences_against_minigrid(task_id: str) -> None:
+    """Random calls (steps of random subsets of envs, resets of subsets, whole resets, and
+    out-of-range actions, which must change nothing) on a sync pool, each checked against
+    minigrid's envs: a reset without a seed continues the env's generator, as minigrid's does."""
+    from _reference import Refs
+
+    n = 4
+    pool = _make(task_id, num_envs=n, seed=31, max_steps=12)
+    refs = Refs(task_id, n, 31, False, max_steps=12)
+    rng = np.random.default_rng(7)
+    obs, info = pool.reset()
+    for i in range(n):
+        refs.check_reset(obs, info, i, i, f"env {i} reset")
+    actions_n = int(pool.action_space.n)
+    for call in range(300):
+        what = rng.integers(0, 10)
+        ids = np.sort(rng.choice(n, int(rng.integers(1, n + 1)), replace=False))
+        if what == 0:
+            obs, info = pool.reset(env_id=ids)
+            for k, i in enumerate(ids):
+                refs.check_reset(obs, info, k, int(i), f"call {call}: reset env {i}")
+        elif what == 1:
+            bad = rng.integers(0, actions_n, len(ids))
+            bad[int(rng.integers(0, len(ids)))] = actions_n + int(rng.integers(0, 3))
+            with pytest.raises(ValueError):
+                pool.step(bad, env_id=ids)
+        else:
+            actions = rng.integers(0, actions_n, len(ids))
+            result = pool.step(actions, env_id=ids)
+            for k, i in enumerate(ids):
+                refs.check_step(result, k, int(i), int(actions[k]), "next_step", f"call {call}: env {i}")
+    assert refs.episodes >= 20
+    refs.close()
