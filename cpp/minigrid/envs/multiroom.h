@@ -3,6 +3,8 @@
 #ifndef ENVPOOL_MINIGRID_ENVS_MULTIROOM_H_
 #define ENVPOOL_MINIGRID_ENVS_MULTIROOM_H_
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "cpp/minigrid/envs/common.h"
@@ -46,7 +48,12 @@ class MultiRoom : public MiniGridEnv {
     const int w = width_;
     std::vector<R> rooms;
     const int num = RandInt(min_rooms_, max_rooms_ + 1);
-    while (static_cast<int>(rooms.size()) < num) {
+    // minigrid retries forever; a chain that does not fit the grid would hang the env, so give
+    // up (an error) after far more tries than any feasible chain takes.
+    for (int tries = 0; static_cast<int>(rooms.size()) < num; ++tries) {
+      if (tries >= kMaxChains)
+        throw std::runtime_error("minigrid: MultiRoom could not place " + std::to_string(num) + " rooms in a " +
+                                 std::to_string(width_) + "x" + std::to_string(height_) + " grid");
       std::vector<R> cur;
       const int ex = RandInt(0, w - 2), ey = RandInt(0, w - 2);
       PlaceRoom(num, &cur, 4, max_room_size_, 2, {ex, ey});
@@ -126,6 +133,7 @@ class MultiRoom : public MiniGridEnv {
     return true;
   }
 
+  static constexpr int kMaxChains = 100000;
   int min_rooms_, max_rooms_, max_room_size_;
 };
 

@@ -23,8 +23,11 @@ class PutNear : public MiniGridEnv {
   }
   static void Check(const Config& c) {
     const int s = CheckInt(c, "size", 5, 1000);
-    // Objects keep a cell between them; more than a quarter of the room may never fit.
-    CheckInt(c, "num_objs", 2, std::min(18, ((s - 1) / 2) * ((s - 1) / 2)));
+    // Objects keep a cell between them, so each rules out at most a 3x3 block: fewer than
+    // ceil(n / 3)^2 of them (n = s - 2, the room) always leave a cell for the next one, where
+    // more could leave none and minigrid's unbounded rejection loop would never end.
+    const int k = (s - 2 + 2) / 3;
+    CheckInt(c, "num_objs", 2, std::min(18, k * k));
   }
   static int GridWidth(const Config& c) { return c.Get<int>("size"); }
   static int GridHeight(const Config& c) { return c.Get<int>("size"); }

@@ -190,6 +190,8 @@ def test_mission_bytes_cuts_the_mission() -> None:
         ("MiniGrid-MemoryS7-v0", {"size": 8}),
         ("MiniGrid-Empty-8x8-v0", {"agent_start_pos": (0, 0)}),
         ("MiniGrid-Empty-8x8-v0", {"max_steps": 5, "max_episode_steps": 6}),
+        # 5 objects kept apart in a 6x6 room may leave no cell for the next: minigrid would hang
+        ("MiniGrid-PutNear-8x8-N3-v0", {"num_objs": 5}),
     ],
 )
 def test_bad_options_are_value_errors(task_id: str, options: dict) -> None:
@@ -270,3 +272,11 @@ def test_fuzz_call_sequences_against_minigrid(task_id: str) -> None:
                 refs.check_step(result, k, int(i), int(actions[k]), "next_step", f"call {call}: env {i}")
     assert refs.episodes >= 20
     refs.close()
+
+
+def test_a_room_chain_that_cannot_fit_is_an_error_not_a_hang() -> None:
+    """minigrid's MultiRoom retries forever; here reset gives up with a RuntimeError, and the
+    pool's other envs are not harmed."""
+    pool = _make("MiniGrid-MultiRoom-N2-S4-v0", num_envs=1, min_num_rooms=30, max_num_rooms=30, width=9, height=9)
+    with pytest.raises(RuntimeError, match="could not place 30 rooms"):
+        pool.reset()
