@@ -280,3 +280,20 @@ def test_a_room_chain_that_cannot_fit_is_an_error_not_a_hang() -> None:
     pool = _make("MiniGrid-MultiRoom-N2-S4-v0", num_envs=1, min_num_rooms=30, max_num_rooms=30, width=9, height=9)
     with pytest.raises(RuntimeError, match="could not place 30 rooms"):
         pool.reset()
+
+
+def test_bench_gymnasium_engines_make_minigrids_own_envs() -> None:
+    """envpool-bench's gymnasium-sync/-async engines import minigrid (which registers its ids
+    with gymnasium) in a fresh process, as AsyncVectorEnv's workers are."""
+    from _isolated import run_python
+
+    out = run_python(
+        """
+        import sys
+        from envpool.bench.engines import gymnasium_vector as g
+        assert "minigrid" not in sys.modules
+        env = g._env_fn({"task": "MiniGrid-DoorKey-5x5-v0", "kind": "minigrid"})()
+        print(type(env.unwrapped).__name__, "MiniGrid-DoorKey-5x5-v0" in g._gymnasium_ids())
+        """
+    )
+    assert out.stdout.split() == ["DoorKeyEnv", "True"]
