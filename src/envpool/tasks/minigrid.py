@@ -48,6 +48,13 @@ def decode_mission(mission: Any) -> str | list[str]:
     return [decode_mission(row) for row in arr]
 
 
+def _is_envpool_random_start(pos: Any) -> bool:
+    try:
+        return pos is not None and len(pos) == 2 and all(int(x) == -1 for x in pos)
+    except TypeError:
+        return False
+
+
 def _int(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"config {name!r} must be an int, got {value!r}")
@@ -65,6 +72,11 @@ def _prepare(default_max_steps: Callable[[dict[str, Any]], int]) -> Callable[[di
                 if new in user and old in user:
                     raise ValueError(f"pass either {new} or {old} (minigrid's name), not both")
                 merged[new] = merged.pop(old)
+        # EnvPool 1.2.5's random start: agent_start_pos=(-1, -1), agent_start_dir=-1.
+        if "agent_start_pos" in merged and _is_envpool_random_start(merged["agent_start_pos"]):
+            merged["agent_start_pos"] = None
+            if merged.get("agent_start_dir") == -1:
+                merged["agent_start_dir"] = 0
         for key in _PAIRS:
             if key in merged:
                 v = merged[key]

@@ -297,3 +297,11 @@ def test_bench_gymnasium_engines_make_minigrids_own_envs() -> None:
         """
     )
     assert out.stdout.split() == ["DoorKeyEnv", "True"]
+
+
+def test_envpool_125s_random_start_is_minigrids_none() -> None:
+    task_id = "MiniGrid-Empty-6x6-v0"
+    pool = _make(task_id, num_envs=2, seed=2, agent_start_pos=(-1, -1), agent_start_dir=-1)
+    run_sync(pool, task_id, 2, 2, 40, np.random.default_rng(2), agent_start_pos=None)
+    with pytest.raises(ValueError):
+        _make(task_id, agent_start_pos=(2, 2), agent_start_dir=-1)
