@@ -45,6 +45,10 @@ def gym_id(task_id: str, kind: str | None) -> str:
 
 _IDS: set[str] | None = None
 
+# Kinds whose observations hold text (minigrid's mission): AsyncVectorEnv's shared memory holds
+# arrays only, so their workers send observations through pipes.
+_TEXT_OBSERVATIONS = {"minigrid"}
+
 # Packages whose import registers a kind's ids with gymnasium (minigrid registers its envs
 # when imported).
 _GYM_PACKAGES = {"minigrid": "minigrid"}
@@ -177,8 +181,13 @@ def _run(spec: dict, asynchronous: bool) -> dict:
     n, b = spec["num_envs"], spec["batch_size"]
     if b != n:
         raise _common.Unavailable("no batch_size < num_envs mode")
-    cls = gymnasium.vector.AsyncVectorEnv if asynchronous else gymnasium.vector.SyncVectorEnv
-    env = cls([_env_fn(spec)] * n)
+    fns = [_env_fn(spec)] * n
+    if not asynchronous:
+        env = gymnasium.vector.SyncVectorEnv(fns)
+    elif spec.get("kind") in _TEXT_OBSERVATIONS:
+        env = gymnasium.vector.AsyncVectorEnv(fns, shared_memory=False)
+    else:
+        env = gymnasium.vector.AsyncVectorEnv(fns)
     try:
         acts = _common.action_batches(env.single_action_space, n, spec["seed"])
         if hasattr(env.single_action_space, "n"):
