@@ -1,5 +1,5 @@
 // Registers the MiniGrid families with the engine: one line per minigrid env
-// class (the task ids and their options are in envpool/tasks/minigrid.py).
+// class (the task ids and their options are in src/envpool/tasks/minigrid.py).
 
 #include "cpp/core/family.h"
 #include "cpp/core/raw_ceiling.h"
