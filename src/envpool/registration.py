@@ -79,6 +79,8 @@ _REGISTRY: dict[str, TaskSpec] = {}
 # family's task module): a user's task on a built-in family keeps its Python options.
 _FAMILY_PYTHON: dict[str, PythonSide] = {}
 _SUBSCRIBERS: list[Callable[[TaskSpec], None]] = []
+# Ids a family knows but does not run, with why (make() raises it as a MakeError).
+_REFUSED: dict[str, str] = {}
 
 
 def register(
@@ -105,6 +107,14 @@ def register(
     _REGISTRY[task_id] = task
     for callback in list(_SUBSCRIBERS):
         callback(task)
+
+
+def refuse(task_id: str, reason: str) -> None:
+    """Make ``task_id`` (an id of a reference library that a family does not run) fail at
+    make() with ``reason`` instead of "unknown task id". It is not a registered task."""
+    if task_id in _REGISTRY:
+        raise ValueError(f"task {task_id!r} is registered; it cannot also be refused")
+    _REFUSED[task_id] = reason
 
 
 def set_family_python(family: str, side: PythonSide) -> None:
@@ -134,6 +144,8 @@ def lookup(task_id: str) -> TaskSpec:
     try:
         return _REGISTRY[task_id]
     except (KeyError, TypeError):
+        if isinstance(task_id, str) and task_id in _REFUSED:
+            raise MakeError(_REFUSED[task_id]) from None
         close = difflib.get_close_matches(str(task_id), list(_REGISTRY), n=5, cutoff=0.5)
         hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
         raise MakeError(f"unknown task id {task_id!r}{hint}") from None

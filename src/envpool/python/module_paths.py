@@ -26,6 +26,7 @@ PATHS = {
     "envpool.box2d.registration": "envpool.tasks.box2d",
     "envpool.classic_control.registration": "envpool.tasks.classic_control",
     "envpool.toy_text.registration": "envpool.tasks.toy_text",
+    "envpool.minigrid.registration": "envpool.tasks.minigrid",
     "envpool.mujoco.gym.registration": "envpool.tasks.mujoco",
     "envpool.mujoco.dmc.registration": "envpool.tasks.dmc",
     "envpool.mujoco.metaworld.registration": "envpool.tasks.metaworld",

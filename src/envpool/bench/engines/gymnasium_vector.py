@@ -45,6 +45,25 @@ def gym_id(task_id: str, kind: str | None) -> str:
 
 _IDS: set[str] | None = None
 
+# Kinds whose observations hold text (minigrid's mission): AsyncVectorEnv's shared memory holds
+# arrays only, so their workers send observations through pipes.
+_TEXT_OBSERVATIONS = {"minigrid"}
+
+# Packages whose import registers a kind's ids with gymnasium (minigrid registers its envs
+# when imported).
+_GYM_PACKAGES = {"minigrid": "minigrid"}
+
+
+def _import_package(kind: str | None) -> None:
+    name = _GYM_PACKAGES.get(kind or "")
+    if name and _common.has_module(name):
+        import importlib
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            importlib.import_module(name)
+
 
 def _gymnasium_ids() -> set[str]:
     global _IDS
@@ -58,6 +77,8 @@ def _gymnasium_ids() -> set[str]:
                 gymnasium.register_envs(ale_py)
             except Exception:
                 pass
+        for kind in _GYM_PACKAGES:
+            _import_package(kind)
         _IDS = set(gymnasium.registry)
     return _IDS
 
@@ -120,6 +141,7 @@ def _env_fn(spec: dict):
     import gymnasium
 
     gid = gym_id(spec["task"], spec.get("kind"))
+    _import_package(spec.get("kind"))
     c = spec.get("full_config", {})
     if spec.get("kind") == "mujoco" and c.get("from_pixels"):
         h, w = int(c.get("img_height", 84)), int(c.get("img_width", 84))
@@ -130,7 +152,13 @@ def _env_fn(spec: dict):
 
         return make_pixels
     if spec.get("kind") != "atari":
-        return lambda: gymnasium.make(gid)
+        kind = spec.get("kind")
+
+        def make_plain():
+            _import_package(kind)  # in AsyncVectorEnv's worker processes too
+            return gymnasium.make(gid)
+
+        return make_plain
     import ale_py
 
     gymnasium.register_envs(ale_py)
@@ -153,8 +181,13 @@ def _run(spec: dict, asynchronous: bool) -> dict:
     n, b = spec["num_envs"], spec["batch_size"]
     if b != n:
         raise _common.Unavailable("no batch_size < num_envs mode")
-    cls = gymnasium.vector.AsyncVectorEnv if asynchronous else gymnasium.vector.SyncVectorEnv
-    env = cls([_env_fn(spec)] * n)
+    fns = [_env_fn(spec)] * n
+    if not asynchronous:
+        env = gymnasium.vector.SyncVectorEnv(fns)
+    elif spec.get("kind") in _TEXT_OBSERVATIONS:
+        env = gymnasium.vector.AsyncVectorEnv(fns, shared_memory=False)
+    else:
+        env = gymnasium.vector.AsyncVectorEnv(fns)
     try:
         acts = _common.action_batches(env.single_action_space, n, spec["seed"])
         if hasattr(env.single_action_space, "n"):
