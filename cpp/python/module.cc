@@ -74,6 +74,9 @@ PYBIND11_MODULE(_envpool, m) {
         return out;
       },
       "{family name: {kind, task_module, raw_ceiling, bench}} of the families compiled in or loaded");
+  m.def(
+      "engine_defaults", [] { return ConfigDict(EngineDefaults()); },
+      "{key: default} of the engine's options, which every family takes (num_envs, batch_size, seed, ...)");
   m.def("family_defaults", [](const std::string& name) { return ConfigDict(AllDefaults(GetFamily(name))); });
   m.def("make_spec", &MakeSpec, py::arg("family"), py::arg("config"),
         "(config, state_spec, action_spec) of a family under a config, without making envs");

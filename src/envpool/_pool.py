@@ -21,8 +21,15 @@ from envpool.python.envpool import EnvPoolMixin
 Batch = _envpool.Batch
 
 # Engine pools made elsewhere than by _envpool.Pool, by family: (spec, with_discount)
-# -> pool (envpool.python_env adds its worker-process pools when it is imported).
+# -> pool (see add_pool_maker).
 POOL_MAKERS: dict[str, Callable[[Any, bool], Any]] = {}
+
+
+def add_pool_maker(family: str, maker: Callable[[Any, bool], Any]) -> None:
+    """Pools of ``family`` are made by ``maker(spec, with_discount)`` rather than by
+    ``_envpool.Pool`` (envpool.python_env adds its worker-process pools this way when it
+    is imported)."""
+    POOL_MAKERS[family] = maker
 
 
 class Frames(np.ndarray):
