@@ -86,8 +86,8 @@ _RESIZED_FRAME_KEYS = ("render_width", "render_height")
 
 @functools.cache
 def _frames_of_fixed_size(family: str) -> bool:
-    """Whether a registered family draws its frames at one size (it has no camera_id)."""
-    return "camera_id" not in _envpool.family_defaults(family)
+    """Whether a registered family draws its frames at one size (its table's sized_frames is false)."""
+    return not _envpool.families()[family]["sized_frames"]
 
 
 def python_option_keys(task: TaskSpec) -> tuple[str, ...]:
@@ -119,7 +119,7 @@ _RENDER_ALIASES = {"render_width": "width", "render_height": "height", "render_c
 def _envpool_125_render_keywords(task: TaskSpec, merged: dict[str, Any], python: dict[str, Any]) -> None:
     """EnvPool 1.2.5's render keywords: its size and camera as gymnasium's names, and
     ``from_pixels=False`` (its default) dropped where the family has no pixel observations.
-    A family whose frames have a fixed size (no camera_id) draws them at that size, and
+    A family whose frames have a fixed size (not ``sized_frames``) draws them at that size, and
     render() resizes them to ``render_width`` x ``render_height`` (Python options), as
     EnvPool 1.2.5 resizes its frames; such frames have no camera to choose."""
     given = [k for k in _RENDER_ALIASES if k in merged]

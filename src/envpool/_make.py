@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from envpool import _interfaces as _protocol
 from envpool._config import make_pool_spec
 from envpool._spec import EnvSpec
-from envpool.python import protocol as _protocol
 from envpool.registration import MakeError
 
 _ENV_TYPES = ("gymnasium", "gym", "dm")

@@ -12,9 +12,9 @@ import numpy as np
 from envpool import _envpool, _keys
 from envpool._config import engine_config, make_pool_spec, split_seeds, task_of
 from envpool._frames import resize_linear
+from envpool._interfaces import EnvPoolMixin
 from envpool._model import ModelMixin
 from envpool._tree import dotted_leaves
-from envpool.python.envpool import EnvPoolMixin
 
 # What every engine call returns: a named tuple (struct sequence) with the
 # fields obs, reward, terminated, truncated, discount, info, final.

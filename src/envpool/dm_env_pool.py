@@ -9,9 +9,9 @@ import numpy as np
 from dm_env import specs as dm_specs
 
 from envpool import _keys
+from envpool._interfaces import DMEnvPoolMixin
 from envpool._pool import PoolBase
 from envpool._spec import _Players, obs_fields, observation_spec
-from envpool.python.dm_envpool import DMEnvPoolMixin
 
 _LAST = int(dm_env.StepType.LAST)
 

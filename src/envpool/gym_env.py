@@ -19,10 +19,10 @@ from gymnasium import spaces as gymnasium_spaces
 from gymnasium.vector import VectorEnv
 
 from envpool._config import autoreset_member
+from envpool._interfaces import GymnasiumEnvPoolMixin
 from envpool._pool import PoolBase, env_ids_from_mask
 from envpool._spec import EnvSpec
 from envpool._tree import rows_where
-from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
 
 
 def _gym_module() -> Any:

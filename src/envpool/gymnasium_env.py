@@ -10,9 +10,9 @@ from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envpool._config import autoreset_member
+from envpool._interfaces import GymnasiumEnvPoolMixin
 from envpool._pool import PoolBase, add_players, env_ids_from_mask
 from envpool._tree import rows_where, tree_map
-from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
 
 
 class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
