@@ -11,7 +11,6 @@ from _pools import make_pool as _make
 from gymnasium.vector import AutoresetMode
 
 import envpool
-import envpool.python.protocol
 
 
 def test_gym_same_step_autoreset_gives_gym_026_final_entries() -> None:

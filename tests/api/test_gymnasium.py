@@ -11,7 +11,6 @@ from _pools import make_pool as _make
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import envpool
-import envpool.python.protocol
 
 
 def test_gymnasium_is_a_vector_env() -> None:
