@@ -7,17 +7,30 @@ which wires them up: no import cycle.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
-from envpool import _interfaces as _protocol
 from envpool._config import make_pool_spec
+from envpool._interfaces import TaskId
 from envpool._spec import EnvSpec
 from envpool.registration import MakeError
+
+if TYPE_CHECKING:  # the pool classes import gymnasium and dm_env: only when made
+    from envpool.dm_env_pool import DmEnvPool
+    from envpool.gym_env import GymEnvPool
+    from envpool.gymnasium_env import GymnasiumEnvPool
 
 _ENV_TYPES = ("gymnasium", "gym", "dm")
 
 
-def make(task_id: Any, env_type: str, **config: Any) -> Any:
+@overload
+def make(task_id: TaskId, env_type: Literal["gymnasium"], **config: Any) -> GymnasiumEnvPool: ...
+@overload
+def make(task_id: TaskId, env_type: Literal["gym"], **config: Any) -> GymEnvPool: ...
+@overload
+def make(task_id: TaskId, env_type: Literal["dm", "dm_env"], **config: Any) -> DmEnvPool: ...
+@overload
+def make(task_id: TaskId, env_type: str, **config: Any) -> GymnasiumEnvPool | GymEnvPool | DmEnvPool: ...
+def make(task_id: TaskId, env_type: str, **config: Any) -> Any:
     """Make a pool of ``num_envs`` envs of ``task_id``.
 
     Args:
@@ -45,14 +58,14 @@ def make(task_id: Any, env_type: str, **config: Any) -> Any:
     raise MakeError(f"env_type must be one of {_ENV_TYPES}, got {env_type!r}")
 
 
-def make_gymnasium(task_id: str, **config: Any) -> _protocol.GymnasiumEnvPool:
+def make_gymnasium(task_id: TaskId, **config: Any) -> GymnasiumEnvPool:
     """A :class:`gymnasium.vector.VectorEnv` pool (see :func:`make`)."""
     from envpool.gymnasium_env import GymnasiumEnvPool
 
     return GymnasiumEnvPool(task_id, **config)
 
 
-def make_gym(task_id: str, **config: Any) -> _protocol.GymnasiumEnvPool:
+def make_gym(task_id: TaskId, **config: Any) -> GymEnvPool:
     """A pool with EnvPool's classic gym interface (see :func:`make`); as in EnvPool, also a
     ``envpool.GymnasiumEnvPool`` (a gymnasium VectorEnv whose step returns gym's tuples)."""
     from envpool.gym_env import GymEnvPool
@@ -60,13 +73,13 @@ def make_gym(task_id: str, **config: Any) -> _protocol.GymnasiumEnvPool:
     return GymEnvPool(task_id, **config)
 
 
-def make_dm(task_id: str, **config: Any) -> _protocol.DMEnvPool:
+def make_dm(task_id: TaskId, **config: Any) -> DmEnvPool:
     """A pool with the dm_env interface (see :func:`make`)."""
     from envpool.dm_env_pool import DmEnvPool
 
     return DmEnvPool(task_id, **config)
 
 
-def make_spec(task_id: str, **config: Any) -> EnvSpec:
+def make_spec(task_id: TaskId, **config: Any) -> EnvSpec:
     """The config and spaces a pool would have, without making any env."""
     return make_pool_spec(task_id, config)

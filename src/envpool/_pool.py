@@ -12,7 +12,7 @@ import numpy as np
 from envpool import _envpool, _keys
 from envpool._config import engine_config, make_pool_spec, split_seeds, task_of
 from envpool._frames import resize_linear
-from envpool._interfaces import EnvPoolMixin
+from envpool._interfaces import EnvPoolMixin, TaskId
 from envpool._model import ModelMixin
 from envpool._tree import dotted_leaves
 
@@ -53,7 +53,7 @@ class PoolBase(ModelMixin, EnvPoolMixin):
     # Only the dm interface hands out discounts; the others save a view per call.
     _WITH_DISCOUNT = True
 
-    def __init__(self, task_id: str, **config: Any) -> None:
+    def __init__(self, task_id: TaskId, **config: Any) -> None:
         self.spec = make_pool_spec(task_id, config)
         self._check_spec(self.spec)
         self._pool = self._new_pool()

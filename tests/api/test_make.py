@@ -341,3 +341,18 @@ def test_reset_after_close_rebuilds(env_type: str) -> None:
     else:
         np.testing.assert_array_equal(first[0], again[0])
     env.step(np.zeros(N, np.int32))
+
+
+def test_make_is_typed_per_interface() -> None:
+    """make()'s overloads give a type checker each env_type's pool class (py.typed)."""
+    import typing
+
+    from envpool import _interfaces, gymnasium_env
+    from envpool._make import make
+
+    returns = [f.__annotations__["return"] for f in typing.get_overloads(make)]
+    assert returns[:3] == ["GymnasiumEnvPool", "GymEnvPool", "DmEnvPool"]
+    hints = typing.get_type_hints(gymnasium_env.GymnasiumEnvPool.step)
+    assert hints["return"] == _interfaces.StepResult
+    bases = [str(b) for b in gymnasium_env.GymnasiumEnvPool.__orig_bases__]
+    assert any(b.startswith("gymnasium.vector.vector_env.VectorEnv[") for b in bases), bases
