@@ -308,7 +308,7 @@ def test_empty_env_ids_give_an_empty_batch(env_type: str, task: str) -> None:
 # One task of each kind from the registry (the engine's test-only and Python-env kinds aside).
 ONE_PER_KIND = [
     one_per_family(tasks(k))[0]
-    for k in sorted({m["kind"] for m in _envpool.families().values()} - {"testing", "python"})
+    for k in sorted({m["kind"] for m in _envpool.families().values()} - {"testing", "python_env"})
 ]
 
 

@@ -1,7 +1,7 @@
 """Your own Python (gymnasium) environments in a pool: ``envpool.make(env_fn, ...)`` and
 ``envpool.make("gymnasium:<id>", ...)``.
 
-The envs live in worker processes, a block of envs each; the engine's PyProc family
+The envs live in worker processes, a block of envs each; the engine's PythonEnv family
 (cpp/pyproc) steps each env by handing its action to the env's slot of a shared-memory
 segment and waiting for its worker, so the engine schedules these envs as any other
 (sync, async first-to-finish, errors, autoreset) and results reach Python in the batch
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from envpool import _config, _pool
 from envpool.python_env._pool import ProcPool, new_pool
-from envpool.python_env._spec import FAMILY, PREFIX, PyEnvSpec, PythonEnv, is_python_task, make_pool_spec
+from envpool.python_env._spec import FAMILY, KIND, PREFIX, PyEnvSpec, PythonEnv, is_python_task, make_pool_spec
 from envpool.python_env._workers import START_ATTEMPTS, Workers
 
 _config.add_spec_resolver(FAMILY, is_python_task, make_pool_spec)
@@ -26,6 +26,7 @@ _pool.add_pool_maker(FAMILY, new_pool)
 
 __all__ = [
     "FAMILY",
+    "KIND",
     "PREFIX",
     "START_ATTEMPTS",
     "ProcPool",

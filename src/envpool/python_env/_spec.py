@@ -12,13 +12,16 @@ from typing import Any
 
 import numpy as np
 
-from envpool import _config
+from envpool import _config, _envpool
 from envpool._spec import Config, EnvSpec
 from envpool.python_env import _spaces as sp
 from envpool.python_env._worker import unwrap_time_limit
 from envpool.registration import MakeError, make_errors
 
-FAMILY = "PyProc"
+# The engine's family of these envs, and its kind: the family whose task module is this
+# package (its name is the C++ table's, cpp/pyproc/register.cc).
+FAMILY = next(name for name, meta in _envpool.families().items() if meta["task_module"] == "envpool.python_env")
+KIND = _envpool.families()[FAMILY]["kind"]
 PREFIX = "gymnasium:"
 
 # Options of these pools, beyond the engine's and the interfaces': the worker
@@ -83,7 +86,6 @@ def _pickle_env_fn(env_fn: Any) -> tuple[bytes, str]:
 def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
     """The EnvSpec of a pool of Python envs: probes one env (made here, in the calling
     process) for its spaces, reset info, TimeLimit and frame size."""
-    from envpool import _envpool
 
     config = dict(config)
     render_mode_given = "render_mode" in config
