@@ -3,7 +3,8 @@
 ``VectorEnv``\\ s), the dm_env pools :class:`DMEnvPool`\\ s.
 
 They keep EnvPool 1.2's class names (``EnvPoolMixin``, ...), which its module paths
-(:mod:`envpool.python`, the compatibility package) re-export from here.
+(:mod:`envpool.compat`, the compatibility package, importable as ``envpool.python``)
+re-export from here.
 """
 
 from __future__ import annotations

@@ -256,3 +256,18 @@ def test_differences_table_claims_from_the_envpool_125_check() -> None:
     with pytest.raises(ValueError, match="in flight"):  # EnvPool: undefined
         async_env.send(np.zeros(1, np.int32), np.array([0]))
     assert envpool.make_spec("Pong-v5", noop_max=0).config["noop_max"] == 0  # EnvPool 1.2.5 crashes
+
+
+def test_envpool_12_python_paths_are_the_compat_modules() -> None:
+    """EnvPool 1.2's envpool.python.* import as the compatibility package's modules
+    themselves (one module object under both names), in a fresh interpreter too."""
+    import importlib
+
+    for name in ("", ".api", ".envpool", ".protocol", ".env_spec", ".dm_envpool", ".gymnasium_envpool"):
+        assert importlib.import_module("envpool.python" + name) is importlib.import_module("envpool.compat" + name)
+    run_python(
+        "import envpool.python.envpool, envpool.compat.envpool, envpool\n"
+        "assert envpool.python.envpool is envpool.compat.envpool\n"
+        "from envpool.python.protocol import EnvPool\n"
+        "assert EnvPool is envpool.EnvPool\n"
+    )

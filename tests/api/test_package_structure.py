@@ -178,14 +178,14 @@ def test_generic_modules_reach_no_task_table_or_integration(graph: dict[str, set
 
 @pytest.mark.parametrize("module", GENERIC)
 def test_generic_modules_reach_no_compatibility_module(graph: dict[str, set[str]], module: str) -> None:
-    """EnvPool 1.2's module paths (envpool.python) are built on the core, not the reverse:
+    """EnvPool 1.2's module paths (envpool.compat, imported as envpool.python) are built on the core, not the reverse:
     only the package root, the wiring point, installs them."""
-    bad = sorted(m for m in reachable(graph, module) if m.startswith("envpool.python."))
+    bad = sorted(m for m in reachable(graph, module) if m.startswith("envpool.compat."))
     assert bad == [], f"{module} imports {bad}"
 
 
 def test_the_compatibility_classes_are_the_cores(graph: dict[str, set[str]]) -> None:
-    for module in ("envpool.python.envpool", "envpool.python.gymnasium_envpool", "envpool.python.dm_envpool"):
+    for module in ("envpool.compat.envpool", "envpool.compat.gymnasium_envpool", "envpool.compat.dm_envpool"):
         assert graph[module] == {"envpool._interfaces"}
 
 
