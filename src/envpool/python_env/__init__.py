@@ -16,13 +16,14 @@ to make(), as a family's task module registers its tasks.
 
 from __future__ import annotations
 
-from envpool import _config, _pool
+from envpool._config import add_spec_resolver
+from envpool._pool import add_pool_maker
 from envpool.python_env._pool import ProcPool, new_pool
 from envpool.python_env._spec import FAMILY, KIND, PREFIX, PyEnvSpec, PythonEnv, is_python_task, make_pool_spec
 from envpool.python_env._workers import START_ATTEMPTS, Workers
 
-_config.add_spec_resolver(FAMILY, is_python_task, make_pool_spec)
-_pool.add_pool_maker(FAMILY, new_pool)
+add_spec_resolver(FAMILY, is_python_task, make_pool_spec)
+add_pool_maker(FAMILY, new_pool)
 
 __all__ = [
     "FAMILY",
