@@ -64,7 +64,7 @@ class TaskSpec:
     Python side (see :class:`~envpool.registration.PythonSide`) and its reference:
     gymnasium's id of the env it reproduces (``Pong-v5``: ``ALE/Pong-v5``; ``Taxi-v3``,
     EnvPool 1.2.5's id: ``Taxi-v4``), or None where it is the task id or there is none
-    (dm_control's tasks)."""
+    (a task with no gymnasium env)."""
 
     task_id: str
     family: str
