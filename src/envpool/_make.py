@@ -7,16 +7,18 @@ which wires them up: no import cycle.
 
 from __future__ import annotations
 
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from envpool import _interfaces
 from envpool._config import make_pool_spec
 from envpool._interfaces import TaskId
 from envpool._spec import EnvSpec
-from envpool.dm_env_pool import DmEnvPool
-from envpool.gym_env import GymEnvPool
-from envpool.gymnasium_env import GymnasiumEnvPool
 from envpool.registration import MakeError
+
+if TYPE_CHECKING:  # `import envpool` imports no pool class (nor gymnasium's vector module)
+    from envpool.dm_env_pool import DmEnvPool
+    from envpool.gym_env import GymEnvPool
+    from envpool.gymnasium_env import GymnasiumEnvPool
 
 _ENV_TYPES = ("gymnasium", "gym", "dm")
 
@@ -61,17 +63,23 @@ def make(task_id: TaskId, env_type: str, **config: Any) -> Any:
 # name the classes.
 def make_gymnasium(task_id: TaskId, **config: Any) -> _interfaces.GymnasiumEnvPool:
     """A :class:`gymnasium.vector.VectorEnv` pool (see :func:`make`)."""
+    from envpool.gymnasium_env import GymnasiumEnvPool
+
     return GymnasiumEnvPool(task_id, **config)
 
 
 def make_gym(task_id: TaskId, **config: Any) -> _interfaces.GymnasiumEnvPool:
     """A pool with EnvPool's classic gym interface (see :func:`make`); as in EnvPool, also a
     ``envpool.GymnasiumEnvPool`` (a gymnasium VectorEnv whose step returns gym's tuples)."""
+    from envpool.gym_env import GymEnvPool
+
     return GymEnvPool(task_id, **config)
 
 
 def make_dm(task_id: TaskId, **config: Any) -> _interfaces.DMEnvPool:
     """A pool with the dm_env interface (see :func:`make`)."""
+    from envpool.dm_env_pool import DmEnvPool
+
     return DmEnvPool(task_id, **config)
 
 
