@@ -1,5 +1,5 @@
 """ale-py's env with gymnasium's Atari wrappers: the reference the Atari family is checked against
-(tests/families/test_atari.py, tests/api/test_render.py)."""
+(tests/families/atari/test_atari.py, tests/api/test_render.py)."""
 
 from __future__ import annotations
 

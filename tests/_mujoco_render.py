@@ -1,4 +1,4 @@
-"""Helpers for test_render_mujoco.py, run in subprocesses (one GL backend per process).
+"""Helpers for test_mujoco_render.py, run in subprocesses (one GL backend per process).
 
 ``compare(cases)`` renders each case with envpool and with gymnasium's MujocoRenderer from the
 same states (our envs expose their initial state; gymnasium's env is put in it with set_state and

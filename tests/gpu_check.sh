@@ -4,7 +4,7 @@
 # the network) and runs, with the GPU as JAX's default device and EGL on the
 # GPU's driver:
 #   tests/api/test_xla.py                 every jitted program through the CUDA handlers
-#   tests/families/test_render_mujoco.py  frames vs gymnasium's under EGL (and the rest)
+#   tests/families/mujoco/test_mujoco_render.py  frames vs gymnasium's under EGL (and the rest)
 # Run from the repository root on a machine with python3, jax[cuda], cmake,
 # ninja, pybind11, pytest, numpy and imageio; the other Python packages come as
 # wheels in .whl/ and the GL loader libraries as Debian packages in .gl/
@@ -40,7 +40,7 @@ echo "built in $(( $(date +%s) - t0 )) s"
 python3 -c "import envpool, envpool._envpool as e; print('xla', e.has_xla, len(envpool.list_all_envs()), 'ids')"
 python3 -m pytest -p no:cacheprovider -q -rs tests/api/test_xla.py --timeout 300 -k "not bench_xla_engine" \
   --junitxml="$OUT/xla.xml" 2>&1 | tail -25
-python3 -m pytest -p no:cacheprovider -q -rs tests/families/test_render_mujoco.py --timeout 600 \
+python3 -m pytest -p no:cacheprovider -q -rs tests/families/mujoco/test_mujoco_render.py --timeout 600 \
   --junitxml="$OUT/render.xml" 2>&1 | tail -25
 echo "done in $(( $(date +%s) - t0 )) s"
 # pixel HalfCheetah (84x84, 8 envs, 2 threads) against gymnasium's SyncVectorEnv, both on EGL

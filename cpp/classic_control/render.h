@@ -5,7 +5,7 @@
 // pygame.transform.smoothscale and an alpha blit. Each routine here ports the
 // integer (and, where pygame uses it, float) arithmetic of pygame 2.6's
 // implementation, so the frames match gymnasium's pixel for pixel, the
-// anti-aliased edges included (tests/families/test_render_classic_control.py says how
+// anti-aliased edges included (tests/families/classic_control/test_classic_control_render.py says how
 // closely they are checked).
 //
 // Coordinates are pygame's surface coordinates (x right, y down). Gymnasium

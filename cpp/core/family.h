@@ -34,6 +34,10 @@ struct Family {
   // wait: a call's envs are all started (Env::Prepare), then waited for, on
   // the calling thread, so that they run at once without a thread each.
   bool steps_elsewhere = false;
+  // Its envs draw their frames at a size and from a camera that its options
+  // choose (MuJoCo's width, height, camera_id). Otherwise its frames have one
+  // size, and Python resizes them to EnvPool 1.2.5's render_width/render_height.
+  bool sized_frames = false;
   // What Python and the bench learn about the family (_envpool.families()):
   // its kind, required ("classic_control", "atari", "mujoco", "dmc",
   // "testing"; families of one kind share their Python options and tests),

@@ -60,6 +60,7 @@ void RegisterGym(const std::string& name) {
     };
     f.kind = "mujoco";
     f.task_module = "envpool.tasks.mujoco";
+    f.sized_frames = true;
     f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
     envpool::RegisterFamily(std::move(f));
   }
@@ -77,6 +78,7 @@ void RegisterDmc(const std::string& name) {
   };
   f.kind = "dmc";
   f.task_module = "envpool.tasks.dmc";
+  f.sized_frames = true;
   f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
   envpool::RegisterFamily(std::move(f));
 }

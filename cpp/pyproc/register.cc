@@ -1,4 +1,4 @@
-// Registers the PyProc family (kind "python"): no task id uses it directly;
+// Registers the PythonEnv family (kind "python_env"): no task id uses it directly;
 // envpool.python_env makes its pools (envpool.make(env_fn, ...) and
 // envpool.make("gymnasium:<id>", ...)).
 #include <memory>
@@ -10,12 +10,12 @@ namespace {
 
 void Register() {
   using envpool::pyproc::ProcEnv;
-  envpool::Family f{"PyProc", ProcEnv::Defaults(), &ProcEnv::MakeSpec,
+  envpool::Family f{"PythonEnv", ProcEnv::Defaults(), &ProcEnv::MakeSpec,
                     [](const envpool::Config& c, int id) -> std::unique_ptr<envpool::Env> {
                       return std::make_unique<ProcEnv>(c, id);
                     },
                     nullptr};
-  f.kind = "python";
+  f.kind = "python_env";
   // Its import adds the pools of a user's env_fn and "gymnasium:<id>" to make().
   f.task_module = "envpool.python_env";
   f.steps_elsewhere = true;

@@ -22,6 +22,8 @@ namespace py = pybind11;
 const Family& GetFamily(const std::string& name);
 
 // The engine's config keys and the family's, with their defaults.
+// The engine's options (every family's) with their defaults: the one list of them.
+Config EngineDefaults();
 Config AllDefaults(const Family& family);
 
 // The defaults with the user's values, each converted to its default's

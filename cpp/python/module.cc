@@ -68,12 +68,16 @@ PYBIND11_MODULE(_envpool, m) {
           meta["kind"] = f.kind;
           meta["task_module"] = f.task_module;
           meta["raw_ceiling"] = static_cast<bool>(f.make_raw_stepper);
+          meta["sized_frames"] = f.sized_frames;
           meta["bench"] = ConfigDict(f.bench);
           out[py::str(f.name)] = meta;
         }
         return out;
       },
-      "{family name: {kind, task_module, raw_ceiling, bench}} of the families compiled in or loaded");
+      "{family name: {kind, task_module, raw_ceiling, sized_frames, bench}} of the families compiled in or loaded");
+  m.def(
+      "engine_defaults", [] { return ConfigDict(EngineDefaults()); },
+      "{key: default} of the engine's options, which every family takes (num_envs, batch_size, seed, ...)");
   m.def("family_defaults", [](const std::string& name) { return ConfigDict(AllDefaults(GetFamily(name))); });
   m.def("make_spec", &MakeSpec, py::arg("family"), py::arg("config"),
         "(config, state_spec, action_spec) of a family under a config, without making envs");

@@ -15,12 +15,12 @@ from envpool import _native
 _envpool = _native.load()
 
 from envpool import registration as _registration
+from envpool._interfaces import DMEnvPool, EnvPool, GymnasiumEnvPool
 from envpool._make import make, make_dm, make_gym, make_gymnasium, make_spec
 from envpool._spec import EnvSpec
+from envpool.compat import module_paths as _module_paths
 from envpool.integrations import gymnasium_registry as _gymnasium_registry
 from envpool.integrations import rllib as _rllib
-from envpool.python import module_paths as _module_paths
-from envpool.python.protocol import DMEnvPool, EnvPool, GymnasiumEnvPool
 from envpool.registration import MakeError, list_all_envs, register
 
 __version__ = "0.1.0"

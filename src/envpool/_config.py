@@ -36,6 +36,10 @@ from envpool import _envpool, _keys
 from envpool._spec import Config, EnvSpec
 from envpool.registration import MakeError, TaskSpec, lookup, make_errors
 
+# The engine's options, which every family takes (layer 1 below; C++, EngineDefaults:
+# the one list of them).
+ENGINE_KEYS: tuple[str, ...] = tuple(_envpool.engine_defaults())
+
 # Registered task metadata, kept in the config but never passed to the engine:
 # reward_threshold, and render_fps (gymnasium's metadata["render_fps"]).
 METADATA_KEYS = ("reward_threshold", "render_fps")
@@ -82,8 +86,8 @@ _RESIZED_FRAME_KEYS = ("render_width", "render_height")
 
 @functools.cache
 def _frames_of_fixed_size(family: str) -> bool:
-    """Whether a registered family draws its frames at one size (it has no camera_id)."""
-    return "camera_id" not in _envpool.family_defaults(family)
+    """Whether a registered family draws its frames at one size (its table's sized_frames is false)."""
+    return not _envpool.families()[family]["sized_frames"]
 
 
 def python_option_keys(task: TaskSpec) -> tuple[str, ...]:
@@ -115,7 +119,7 @@ _RENDER_ALIASES = {"render_width": "width", "render_height": "height", "render_c
 def _envpool_125_render_keywords(task: TaskSpec, merged: dict[str, Any], python: dict[str, Any]) -> None:
     """EnvPool 1.2.5's render keywords: its size and camera as gymnasium's names, and
     ``from_pixels=False`` (its default) dropped where the family has no pixel observations.
-    A family whose frames have a fixed size (no camera_id) draws them at that size, and
+    A family whose frames have a fixed size (not ``sized_frames``) draws them at that size, and
     render() resizes them to ``render_width`` x ``render_height`` (Python options), as
     EnvPool 1.2.5 resizes its frames; such frames have no camera to choose."""
     given = [k for k in _RENDER_ALIASES if k in merged]
@@ -159,11 +163,20 @@ def registered_engine_config(task: TaskSpec) -> dict[str, Any]:
 
 
 # Task ids that are not registry entries, as (claims(task_id), spec(task_id, config))
-# pairs tried in order (envpool.python_env adds a user's env_fn and "gymnasium:<id>"
-# when it is imported).
+# pairs tried in order (see add_spec_resolver).
 SPEC_RESOLVERS: list[tuple[Callable[[Any], bool], Callable[[Any, dict[str, Any]], EnvSpec]]] = []
 # The families whose pools' specs come from SPEC_RESOLVERS (they have no registered task).
 POOL_SPEC_FAMILIES: set[str] = set()
+
+
+def add_spec_resolver(
+    family: str, claims: Callable[[Any], bool], spec_of: Callable[[Any, dict[str, Any]], EnvSpec]
+) -> None:
+    """make() takes the task ids that ``claims`` accepts (no registry entry) and gets their
+    pool's spec from ``spec_of(task_id, config)``, a spec of ``family`` (envpool.python_env
+    adds a user's env_fn and ``"gymnasium:<id>"`` this way when it is imported)."""
+    SPEC_RESOLVERS.append((claims, spec_of))
+    POOL_SPEC_FAMILIES.add(family)
 
 
 def make_pool_spec(task_id: Any, config: dict[str, Any]) -> EnvSpec:
@@ -295,8 +308,9 @@ def _multi_task_spec(tasks: Any, config: dict[str, Any], env_options: Any) -> En
     return _configs_spec(ids, subs, configs, env_task, env_options, True)
 
 
-# Options of the pool as a whole, never of one env (env_options refuses them).
-POOL_KEYS = ("num_envs", "batch_size", "num_threads", "thread_affinity_offset", "seed", "autoreset_mode")
+# Options of the pool as a whole, never of one env (env_options refuses them): the
+# engine's, but the episode length.
+POOL_KEYS = tuple(k for k in ENGINE_KEYS if k != "max_episode_steps")
 
 
 def env_options_list(env_options: Any, num_envs: int) -> list[dict[str, Any]]:

@@ -7,17 +7,31 @@ which wires them up: no import cycle.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
+from envpool import _interfaces
 from envpool._config import make_pool_spec
+from envpool._interfaces import TaskId
 from envpool._spec import EnvSpec
-from envpool.python import protocol as _protocol
 from envpool.registration import MakeError
+
+if TYPE_CHECKING:  # `import envpool` imports no pool class (nor gymnasium's vector module)
+    from envpool.dm_env_pool import DmEnvPool
+    from envpool.gym_env import GymEnvPool
+    from envpool.gymnasium_env import GymnasiumEnvPool
 
 _ENV_TYPES = ("gymnasium", "gym", "dm")
 
 
-def make(task_id: Any, env_type: str, **config: Any) -> Any:
+@overload
+def make(task_id: TaskId, env_type: Literal["gymnasium"], **config: Any) -> GymnasiumEnvPool: ...
+@overload
+def make(task_id: TaskId, env_type: Literal["gym"], **config: Any) -> GymEnvPool: ...
+@overload
+def make(task_id: TaskId, env_type: Literal["dm", "dm_env"], **config: Any) -> DmEnvPool: ...
+@overload
+def make(task_id: TaskId, env_type: str, **config: Any) -> GymnasiumEnvPool | GymEnvPool | DmEnvPool: ...
+def make(task_id: TaskId, env_type: str, **config: Any) -> Any:
     """Make a pool of ``num_envs`` envs of ``task_id``.
 
     Args:
@@ -45,14 +59,16 @@ def make(task_id: Any, env_type: str, **config: Any) -> Any:
     raise MakeError(f"env_type must be one of {_ENV_TYPES}, got {env_type!r}")
 
 
-def make_gymnasium(task_id: str, **config: Any) -> _protocol.GymnasiumEnvPool:
+# make_*'s return types are EnvPool 1.2.5's (its interface types); make()'s overloads
+# name the classes.
+def make_gymnasium(task_id: TaskId, **config: Any) -> _interfaces.GymnasiumEnvPool:
     """A :class:`gymnasium.vector.VectorEnv` pool (see :func:`make`)."""
     from envpool.gymnasium_env import GymnasiumEnvPool
 
     return GymnasiumEnvPool(task_id, **config)
 
 
-def make_gym(task_id: str, **config: Any) -> _protocol.GymnasiumEnvPool:
+def make_gym(task_id: TaskId, **config: Any) -> _interfaces.GymnasiumEnvPool:
     """A pool with EnvPool's classic gym interface (see :func:`make`); as in EnvPool, also a
     ``envpool.GymnasiumEnvPool`` (a gymnasium VectorEnv whose step returns gym's tuples)."""
     from envpool.gym_env import GymEnvPool
@@ -60,13 +76,13 @@ def make_gym(task_id: str, **config: Any) -> _protocol.GymnasiumEnvPool:
     return GymEnvPool(task_id, **config)
 
 
-def make_dm(task_id: str, **config: Any) -> _protocol.DMEnvPool:
+def make_dm(task_id: TaskId, **config: Any) -> _interfaces.DMEnvPool:
     """A pool with the dm_env interface (see :func:`make`)."""
     from envpool.dm_env_pool import DmEnvPool
 
     return DmEnvPool(task_id, **config)
 
 
-def make_spec(task_id: str, **config: Any) -> EnvSpec:
+def make_spec(task_id: TaskId, **config: Any) -> EnvSpec:
     """The config and spaces a pool would have, without making any env."""
     return make_pool_spec(task_id, config)

@@ -12,17 +12,24 @@ import numpy as np
 from envpool import _envpool, _keys
 from envpool._config import engine_config, make_pool_spec, split_seeds, task_of
 from envpool._frames import resize_linear
+from envpool._interfaces import EnvPoolMixin, TaskId
 from envpool._model import ModelMixin
 from envpool._tree import dotted_leaves
-from envpool.python.envpool import EnvPoolMixin
 
 # What every engine call returns: a named tuple (struct sequence) with the
 # fields obs, reward, terminated, truncated, discount, info, final.
 Batch = _envpool.Batch
 
 # Engine pools made elsewhere than by _envpool.Pool, by family: (spec, with_discount)
-# -> pool (envpool.python_env adds its worker-process pools when it is imported).
+# -> pool (see add_pool_maker).
 POOL_MAKERS: dict[str, Callable[[Any, bool], Any]] = {}
+
+
+def add_pool_maker(family: str, maker: Callable[[Any, bool], Any]) -> None:
+    """Pools of ``family`` are made by ``maker(spec, with_discount)`` rather than by
+    ``_envpool.Pool`` (envpool.python_env adds its worker-process pools this way when it
+    is imported)."""
+    POOL_MAKERS[family] = maker
 
 
 class Frames(np.ndarray):
@@ -46,7 +53,7 @@ class PoolBase(ModelMixin, EnvPoolMixin):
     # Only the dm interface hands out discounts; the others save a view per call.
     _WITH_DISCOUNT = True
 
-    def __init__(self, task_id: str, **config: Any) -> None:
+    def __init__(self, task_id: TaskId, **config: Any) -> None:
         self.spec = make_pool_spec(task_id, config)
         self._check_spec(self.spec)
         self._pool = self._new_pool()

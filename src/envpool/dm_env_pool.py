@@ -9,9 +9,9 @@ import numpy as np
 from dm_env import specs as dm_specs
 
 from envpool import _keys
+from envpool._interfaces import Action, DMEnvPoolMixin, EnvIds, Seed, TaskId
 from envpool._pool import PoolBase
 from envpool._spec import _Players, obs_fields, observation_spec
-from envpool.python.dm_envpool import DMEnvPoolMixin
 
 _LAST = int(dm_env.StepType.LAST)
 
@@ -26,7 +26,7 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
     Actions may be arrays or EnvPool's dicts (``{"action": a, "env_id": ids}``).
     """
 
-    def __init__(self, task_id: str, **config: Any) -> None:
+    def __init__(self, task_id: TaskId, **config: Any) -> None:
         PoolBase.__init__(self, task_id, **config)
         self.State = type(self._obs_spec)
         fields = obs_fields(self.spec)
@@ -62,7 +62,7 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
         """Discounts are float32 in [0, 1]."""
         return dm_specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
 
-    def reset(self, env_id: Any = None, seed: int | list[int] | None = None) -> dm_env.TimeStep:
+    def reset(self, env_id: EnvIds = None, seed: Seed = None) -> dm_env.TimeStep:  # type: ignore[override]
         """Reset envs (all by default); reseeds when given a seed (or after seed())."""
         try:
             result = self._raw_reset(env_id, seed)
@@ -71,7 +71,7 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
             raise
         return self._package(result)
 
-    def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
+    def step(self, action: Action, env_id: EnvIds = None) -> dm_env.TimeStep:  # type: ignore[override]
         """Step the given envs (default: all in sync mode, the last batch in async)."""
         try:
             result = self._raw_step(action, env_id)

@@ -19,10 +19,10 @@ from gymnasium import spaces as gymnasium_spaces
 from gymnasium.vector import VectorEnv
 
 from envpool._config import autoreset_member
+from envpool._interfaces import Action, EnvIds, GymnasiumEnvPoolMixin, Obs, TaskId
 from envpool._pool import PoolBase, env_ids_from_mask
 from envpool._spec import EnvSpec
 from envpool._tree import rows_where
-from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
 
 
 def _gym_module() -> Any:
@@ -76,7 +76,7 @@ class GymEnvSpec(EnvSpec):
         return _convert_space(EnvSpec.action_space.fget(self), _gym_module())  # type: ignore[attr-defined]
 
 
-class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
+class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndarray], gymnasium.Env[Obs, Action]):
     """A batch of envs behind EnvPool's gym-style API.
 
     Like EnvPool 1.2's, the pool is a ``gymnasium.Env`` (so ``gymnasium.Wrapper`` can
@@ -89,7 +89,7 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
 
     _WITH_DISCOUNT = False
 
-    def __init__(self, task_id: str, **config: Any) -> None:
+    def __init__(self, task_id: TaskId, **config: Any) -> None:
         explicit_info = "gym_reset_return_info" in config
         super().__init__(task_id, **config)
         gym = _gym_module()
@@ -126,7 +126,7 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
             raise
         return self._reset_result(result)
 
-    def step(self, action: Any, env_id: Any = None) -> tuple:
+    def step(self, action: Action, env_id: EnvIds = None) -> tuple:  # type: ignore[override]
         """Step the given envs (default: all in sync mode, the last batch in async);
         ``env_id=[]`` returns an empty batch."""
         try:

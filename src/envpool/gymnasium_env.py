@@ -10,12 +10,12 @@ from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envpool._config import autoreset_member
+from envpool._interfaces import Action, EnvIds, GymnasiumEnvPoolMixin, Obs, ResetResult, Seed, StepResult, TaskId
 from envpool._pool import PoolBase, add_players, env_ids_from_mask
 from envpool._tree import rows_where, tree_map
-from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin
 
 
-class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env):
+class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndarray], gymnasium.Env[Obs, Action]):
     """A batch of envs stepped in C++, behind gymnasium's VectorEnv API.
 
     Like EnvPool 1.2's, the pool is also a ``gymnasium.Env`` (so ``gymnasium.Wrapper``
@@ -32,7 +32,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
 
     _WITH_DISCOUNT = False
 
-    def __init__(self, task_id: str, **config: Any) -> None:
+    def __init__(self, task_id: TaskId, **config: Any) -> None:
         PoolBase.__init__(self, task_id, **config)
         self.num_envs = self._num_envs
         self.single_observation_space = self.spec.observation_space
@@ -55,11 +55,11 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
 
     def reset(
         self,
-        env_id: Any = None,
+        env_id: EnvIds = None,
         *,
-        seed: int | list[int] | None = None,
+        seed: Seed = None,
         options: dict[str, Any] | None = None,
-    ) -> tuple[Any, dict[str, Any]]:
+    ) -> ResetResult:
         """Reset every env, or those in ``env_id`` (returning only their rows, in that
         order, as EnvPool), or those in ``options["reset_mask"]`` (returning the full
         batch, gymnasium's way); reseeds when given a seed.
@@ -97,7 +97,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
             raise
         return self._reset_result(result, env_id is None)
 
-    def step(self, actions: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: Action, env_id: EnvIds = None) -> StepResult:  # type: ignore[override]
         """Step every env (or, in async mode, the envs of the last batch), or the envs in
         ``env_id``, returning only their rows in that order."""
         # Every env, in env order: a sync step naming no envs (EnvPool's dict
@@ -114,7 +114,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv, gymnasium.Env
             raise
         return self._package(result, full)
 
-    def recv(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def recv(self) -> StepResult:
         """Wait for the next batch of results."""
         try:
             result = self._raw_recv()

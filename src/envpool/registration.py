@@ -60,13 +60,22 @@ class PythonSide:
 
 @dataclass(frozen=True)
 class TaskSpec:
-    """A registered task: which C++ family runs it, its config overrides and its
-    Python side (see :class:`~envpool.registration.PythonSide`)."""
+    """A registered task: which C++ family runs it, its config overrides, its
+    Python side (see :class:`~envpool.registration.PythonSide`) and its reference:
+    gymnasium's id of the env it reproduces (``Pong-v5``: ``ALE/Pong-v5``; ``Taxi-v3``,
+    EnvPool 1.2.5's id: ``Taxi-v4``), or None where it is the task id or there is none
+    (a task with no gymnasium env)."""
 
     task_id: str
     family: str
     config: dict[str, Any] = field(default_factory=dict)
     python: PythonSide = field(default_factory=PythonSide)
+    reference: str | None = None
+
+    @property
+    def gymnasium_id(self) -> str:
+        """gymnasium's id of the env this task reproduces: its reference, else its own id."""
+        return self.reference or self.task_id
 
     @property
     def prepare(self) -> Prepare | None:
@@ -84,7 +93,13 @@ _REFUSED: dict[str, str] = {}
 
 
 def register(
-    task_id: str, family: str, *, prepare: Prepare | None = None, python: PythonSide | None = None, **config: Any
+    task_id: str,
+    family: str,
+    *,
+    prepare: Prepare | None = None,
+    python: PythonSide | None = None,
+    reference: str | None = None,
+    **config: Any,
 ) -> None:
     """Register ``task_id`` as ``family`` with the given config overrides.
 
@@ -93,7 +108,8 @@ def register(
     (called with it, changed in place, and the user's options: e.g. a task deriving its
     model file and episode length from the options); ``python`` gives the
     task's Python options and hooks (see :class:`~envpool.registration.PythonSide`; ``prepare`` is a shorthand
-    for its ``prepare``). Every :func:`~envpool.registration.subscribe` callback then gets the task (so it
+    for its ``prepare``); ``reference``: gymnasium's id of the env the task reproduces,
+    where it is not ``task_id`` (see :class:`~envpool.registration.TaskSpec`). Every :func:`~envpool.registration.subscribe` callback then gets the task (so it
     becomes ``envpool/<task_id>`` in gymnasium's registry).
     """
     if task_id in _REGISTRY:
@@ -103,7 +119,7 @@ def register(
         if side.prepare is not None:
             raise TypeError("give prepare either alone or in python=PythonSide(prepare=...), not both")
         side = replace(side, prepare=prepare)
-    task = TaskSpec(task_id, family, dict(config), side)
+    task = TaskSpec(task_id, family, dict(config), side, reference)
     _REGISTRY[task_id] = task
     for callback in list(_SUBSCRIBERS):
         callback(task)

@@ -874,7 +874,7 @@ def _fuzz_tasks() -> list[str]:
     kind whose first family has dict observations, dm_control's, is left to its own
     tests)."""
     out = []
-    for k in sorted({m["kind"] for m in _envpool.families().values()} - {"testing", "python"}):
+    for k in sorted({m["kind"] for m in _envpool.families().values()} - {"testing", "python_env"}):
         found: dict[bool, str] = {}
         for task in _registry.one_per_family(_registry.tasks(k)):
             spec = envpool.make_spec(task)

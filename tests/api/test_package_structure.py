@@ -32,6 +32,7 @@ GENERIC = [
     "envpool.gym_env",
     "envpool.gymnasium_env",
     "envpool.dm_env_pool",
+    "envpool._interfaces",
 ]
 FAMILY_WORDS = re.compile(r"mujoco|atari|dmc|dm_control", re.IGNORECASE)
 
@@ -173,6 +174,19 @@ def test_no_import_cycle(graph: dict[str, set[str]]) -> None:
 def test_generic_modules_reach_no_task_table_or_integration(graph: dict[str, set[str]], module: str) -> None:
     bad = sorted(m for m in reachable(graph, module) if m.startswith(("envpool.tasks", "envpool.integrations")))
     assert bad == [], f"{module} imports {bad}"
+
+
+@pytest.mark.parametrize("module", GENERIC)
+def test_generic_modules_reach_no_compatibility_module(graph: dict[str, set[str]], module: str) -> None:
+    """EnvPool 1.2's module paths (envpool.compat, imported as envpool.python) are built on the core, not the reverse:
+    only the package root, the wiring point, installs them."""
+    bad = sorted(m for m in reachable(graph, module) if m.startswith("envpool.compat."))
+    assert bad == [], f"{module} imports {bad}"
+
+
+def test_the_compatibility_classes_are_the_cores(graph: dict[str, set[str]]) -> None:
+    for module in ("envpool.compat.envpool", "envpool.compat.gymnasium_envpool", "envpool.compat.dm_envpool"):
+        assert graph[module] == {"envpool._interfaces"}
 
 
 @pytest.mark.parametrize("module", GENERIC)

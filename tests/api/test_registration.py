@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import envpool
-from envpool import registration
+from envpool import _config, registration
 from envpool._config import PY_DEFAULTS
 from envpool.registration import PythonSide
 
@@ -92,6 +92,33 @@ def test_engine_defaults_are_the_documented_ones() -> None:
     assert {k: defaults[k] for k in documented} == documented
     # a family's defaults override the engine's (CartPole: gymnasium's episode length)
     assert envpool._envpool.family_defaults("CartPole")["max_episode_steps"] == 500
+    # The engine's list is the only one: Python's keys (what make() passes to the engine
+    # for a pool of Python envs, what env_options refuses) are read from it.
+    assert envpool._envpool.engine_defaults() == documented
+    assert _config.ENGINE_KEYS == tuple(documented)
+    assert set(_config.POOL_KEYS) == set(documented) - {"max_episode_steps"}
+
+
+def test_a_tasks_reference_is_its_registration(tasks: list[str]) -> None:
+    """gymnasium's id of the env a task reproduces is a field of its registration."""
+    assert registration.lookup("CartPole-v1").reference is None
+    assert registration.lookup("CartPole-v1").gymnasium_id == "CartPole-v1"
+    assert registration.lookup("phys2d/CartPole-v1").gymnasium_id == "CartPole-v1"
+    assert registration.lookup("Taxi-v3").gymnasium_id == "Taxi-v4"
+    tasks.append("RefTask-v0")
+    envpool.register("RefTask-v0", "CartPole", reference="CartPole-v0")
+    assert registration.lookup("RefTask-v0").gymnasium_id == "CartPole-v0"
+
+
+def test_only_families_that_size_their_frames_say_so() -> None:
+    """render() resizes a family's frames to render_width/render_height unless its table
+    says that its options size them (sized_frames): MuJoCo's and dm_control's."""
+    families = envpool._envpool.families()
+    sized = {name for name, meta in families.items() if meta["sized_frames"]}
+    assert {meta["kind"] for name, meta in families.items() if name in sized} <= {"mujoco", "dmc"}
+    for name in sized:
+        assert "camera_id" in envpool._envpool.family_defaults(name)
+    assert "CartPole" not in sized
 
 
 def test_config_layers_override_in_order(tasks: list[str]) -> None:

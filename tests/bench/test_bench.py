@@ -1045,5 +1045,5 @@ def test_gymnasium_engines_run_gymnasiums_env_of_the_same_family() -> None:
     ids = [t for t in builtin_tasks("toy_text", "box2d", "classic_control") if family(t) not in ("NChain", "Catch")]
     assert len(ids) >= 27  # NChain and Catch are EnvPool's own: no gymnasium env
     for task in ids:
-        entry = gymnasium.registry[gym_id(task, kind(task))].entry_point
+        entry = gymnasium.registry[gym_id(task)].entry_point
         assert entry.startswith(f"gymnasium.envs.{kind(task)}."), (task, entry)

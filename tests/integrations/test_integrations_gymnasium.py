@@ -52,7 +52,7 @@ class EpisodeCounter:
 @pytest.mark.parametrize("mode", MODES)
 def test_pool_is_a_vector_env(mode):
     # gymnasium's strict batched spaces are the batched_spaces=True option (EnvPool's
-    # single-env spaces are the default: tests/api/test_api.py)
+    # single-env spaces are the default: tests/api/test_gymnasium.py)
     envs = make(mode=mode, batched_spaces=True)
     assert isinstance(envs, VectorEnv)
     assert (

@@ -4,7 +4,7 @@
 # Why box2d-py 2.3.8 and not box2d 2.3.10 (the wheel gymnasium's Box2D envs
 # import, our reference): box2d 2.3.10 has no sdist on PyPI, only wheels.
 # box2d-py 2.3.8's sdist carries pybox2d's Box2D/ C++ tree, the same Box2D
-# 2.3.x library the 2.3.10 wheel compiles; tests/families/test_box2d.py
+# 2.3.x library the 2.3.10 wheel compiles; tests/families/box2d/test_box2d.py
 # proves the two bit-equal step for step (see README.md here).
 #
 # The sdist is fetched at configure time with pip and unpacked into a cache

@@ -68,7 +68,15 @@ def _register_all() -> None:
         return
     for game in games:
         for name in dict.fromkeys((task_id(game), envpool_task_id(game))):
-            register(name, "Atari", python=_PYTHON, task=game, rom_dir=directory, render_fps=30)  # ale-py's fps
+            register(
+                name,
+                "Atari",
+                python=_PYTHON,
+                reference="ALE/" + task_id(game),  # ale-py's name of the game
+                task=game,
+                rom_dir=directory,
+                render_fps=30,  # ale-py's
+            )
 
 
 _register_all()

@@ -38,8 +38,8 @@ register("LunarLanderContinuous-v3", "LunarLander", continuous=True, **_LANDER)
 # EnvPool 1.2.5's older ids: gymnasium documents LunarLander v2 -> v3 as a reset fix (a new
 # world each reset), a deterministic wind seed and wider observation bounds; they run the
 # current dynamics.
-register("LunarLander-v2", "LunarLander", **_LANDER)
-register("LunarLanderContinuous-v2", "LunarLander", continuous=True, **_LANDER)
+register("LunarLander-v2", "LunarLander", reference="LunarLander-v3", **_LANDER)
+register("LunarLanderContinuous-v2", "LunarLander", reference="LunarLanderContinuous-v3", continuous=True, **_LANDER)
 
 register("BipedalWalker-v3", "BipedalWalker", max_episode_steps=1600, reward_threshold=300.0, render_fps=50)
 register(
@@ -54,4 +54,12 @@ register(
 # CarRacing: gymnasium 1.4's CarRacing-v3, and EnvPool 1.2.5's CarRacing-v2 with the one
 # difference gymnasium documents for v2 -> v3: finishing the lap truncated the episode.
 register("CarRacing-v3", "CarRacing", max_episode_steps=1000, reward_threshold=900, render_fps=50)
-register("CarRacing-v2", "CarRacing", lap_truncates=True, max_episode_steps=1000, reward_threshold=900, render_fps=50)
+register(
+    "CarRacing-v2",
+    "CarRacing",
+    reference="CarRacing-v3",
+    lap_truncates=True,
+    max_episode_steps=1000,
+    reward_threshold=900,
+    render_fps=50,
+)

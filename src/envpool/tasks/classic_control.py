@@ -5,10 +5,24 @@ from envpool.registration import register
 # EnvPool 1.2.5's other ids, registered first (a family's newest id stays its last): its
 # aliases of CartPole-v0/-v1 and Pendulum under gymnasium's names for the JAX functional
 # envs, and Pendulum-v0, which gymnasium documents as v1 with "no difference in behavior".
-register("phys2d/CartPole-v0", "CartPole", max_episode_steps=200, reward_threshold=195.0, render_fps=50)
-register("phys2d/CartPole-v1", "CartPole", max_episode_steps=500, reward_threshold=475.0, render_fps=50)
-register("Pendulum-v0", "Pendulum", max_episode_steps=200, render_fps=30)
-register("phys2d/Pendulum-v0", "Pendulum", max_episode_steps=200, render_fps=30)
+register(
+    "phys2d/CartPole-v0",
+    "CartPole",
+    reference="CartPole-v0",
+    max_episode_steps=200,
+    reward_threshold=195.0,
+    render_fps=50,
+)
+register(
+    "phys2d/CartPole-v1",
+    "CartPole",
+    reference="CartPole-v1",
+    max_episode_steps=500,
+    reward_threshold=475.0,
+    render_fps=50,
+)
+register("Pendulum-v0", "Pendulum", reference="Pendulum-v1", max_episode_steps=200, render_fps=30)
+register("phys2d/Pendulum-v0", "Pendulum", reference="Pendulum-v1", max_episode_steps=200, render_fps=30)
 register("CartPole-v0", "CartPole", max_episode_steps=200, reward_threshold=195.0, render_fps=50)
 register("CartPole-v1", "CartPole", max_episode_steps=500, reward_threshold=475.0, render_fps=50)
 register("Pendulum-v1", "Pendulum", max_episode_steps=200, render_fps=30)

@@ -5,7 +5,7 @@ The models are dm_control's own XML files, read from the installed ``dm_control`
 package (found by path: importing it would import the mujoco bindings and a GL
 backend). For the domains whose XML dm_control edits in Python (cartpole's extra
 poles, ...), the edits are made here, as dm_control makes them, and the XML goes to
-the engine as ``model_xml``; ``tests/families/test_dmc.py`` checks that the compiled model
+the engine as ``model_xml``; ``tests/families/dmc/test_dmc.py`` checks that the compiled model
 equals ``suite.load``'s.
 
 Options (besides the engine's): ``task_name``, ``time_limit`` (seconds, as

@@ -186,12 +186,20 @@ register("Blackjack-v1", "Blackjack", python=_BLACKJACK, sab=True, natural=False
 # EnvPool 1.2.5's older ids: gymnasium documents Taxi v3 -> v4 as fixes to is_rainy and
 # fickle_passenger (both off by default) and CliffWalking v0 -> v1 as the added
 # is_slippery (off by default), so these run the current dynamics.
-register("Taxi-v3", "Taxi", **_TAXI)
-register("CliffWalking-v0", "CliffWalking", **_CLIFF)
+register("Taxi-v3", "Taxi", reference="Taxi-v4", **_TAXI)
+register("CliffWalking-v0", "CliffWalking", reference="CliffWalking-v1", **_CLIFF)
 # EnvPool 1.2.5's names for gymnasium's functional (JAX) tabular envs, which it runs as
 # CliffWalking-v1 and Blackjack-v1 (its aliases): so do we.
-register("tabular/CliffWalking-v0", "CliffWalking", **_CLIFF)
-register("tabular/Blackjack-v0", "Blackjack", python=_BLACKJACK, sab=True, natural=False, **_BLACKJACK_ART)
+register("tabular/CliffWalking-v0", "CliffWalking", reference="CliffWalking-v1", **_CLIFF)
+register(
+    "tabular/Blackjack-v0",
+    "Blackjack",
+    python=_BLACKJACK,
+    reference="Blackjack-v1",
+    sab=True,
+    natural=False,
+    **_BLACKJACK_ART,
+)
 
 # EnvPool 1.2.5's own toy-text tasks, which gymnasium never had: gym 0.20's NChain-v0 and
 # bsuite's Catch (EnvPool's keywords height, width; no time limit: the ball lands).

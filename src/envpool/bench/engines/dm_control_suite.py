@@ -2,7 +2,7 @@
 another in a Python loop, for the dm_control suite tasks (``<Domain><Task>-v1``).
 
 Each env is ``suite.load(domain, task, task_kwargs={"random": seed + i})``: the
-envs our pool's env i reproduces step for step (``tests/families/test_dmc.py``). dm_control
+envs our pool's env i reproduces step for step (``tests/families/dmc/test_dmc.py``). dm_control
 restarts an episode itself on the step after a LAST. No batch_size < num_envs mode.
 """
 

@@ -15,32 +15,17 @@ from __future__ import annotations
 
 from . import Engine, _common, _gym
 
-# EnvPool 1.2.5's toy-text, Box2D and classic-control ids that gymnasium 1.4 no longer registers (or
-# registers for other envs) -> the gymnasium id whose dynamics they run (src/envpool/tasks/toy_text.py,
-# box2d.py, classic_control.py).
-_OLDER_IDS = {
-    "Taxi-v3": "Taxi-v4",
-    "CliffWalking-v0": "CliffWalking-v1",
-    "LunarLander-v2": "LunarLander-v3",
-    "LunarLanderContinuous-v2": "LunarLanderContinuous-v3",
-    "CarRacing-v2": "CarRacing-v3",
-    # gymnasium's own ids of these names are its JAX functional envs (other spaces)
-    "tabular/CliffWalking-v0": "CliffWalking-v1",
-    "tabular/Blackjack-v0": "Blackjack-v1",
-    "phys2d/CartPole-v0": "CartPole-v0",
-    "phys2d/CartPole-v1": "CartPole-v1",
-    "Pendulum-v0": "Pendulum-v1",
-    "phys2d/Pendulum-v0": "Pendulum-v1",
-}
 
+def gym_id(task_id: str) -> str:
+    """gymnasium's id for our task, its registration's reference: ``Pong-v5`` -> ``ALE/Pong-v5``,
+    ``Taxi-v3`` -> ``Taxi-v4``; others unchanged (a task id not registered: itself)."""
+    import envpool  # noqa: F401 - registers the tasks (a worker process may not have imported it)
+    from envpool.registration import MakeError, lookup
 
-def gym_id(task_id: str, kind: str | None) -> str:
-    """gymnasium's id for our task: ``Pong-v5`` -> ``ALE/Pong-v5``, ``Taxi-v3`` -> ``Taxi-v4``; others unchanged."""
-    if kind == "atari":
-        return "ALE/" + task_id.rsplit("-", 1)[0] + "-v5"
-    if kind in ("toy_text", "box2d", "classic_control"):
-        return _OLDER_IDS.get(task_id, task_id)
-    return task_id
+    try:
+        return lookup(task_id).gymnasium_id
+    except MakeError:
+        return task_id
 
 
 _IDS: set[str] | None = None
@@ -129,7 +114,7 @@ def available(task, case) -> str | None:
         return reason
     if case.mode == "async":
         return "no batch_size < num_envs mode"
-    gid = gym_id(task.task_id, task.kind)
+    gid = gym_id(task.task_id)
     if gid not in _gymnasium_ids():
         return f"{gid} not in gymnasium's registry"
     return _make_reason(gid)
@@ -140,7 +125,7 @@ def _env_fn(spec: dict):
         return _gym.env_fn(spec)
     import gymnasium
 
-    gid = gym_id(spec["task"], spec.get("kind"))
+    gid = gym_id(spec["task"])
     _import_package(spec.get("kind"))
     c = spec.get("full_config", {})
     if spec.get("kind") == "mujoco" and c.get("from_pixels"):

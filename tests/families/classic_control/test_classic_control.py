@@ -18,7 +18,6 @@ import pytest
 from _registry import missing, tasks
 
 import envpool
-from envpool.bench.engines.gymnasium_vector import gym_id
 
 TASKS = tasks("classic_control")
 
@@ -26,7 +25,7 @@ TASKS = tasks("classic_control")
 def _ref_id(task: str) -> str:
     """The gymnasium env whose dynamics a task runs: EnvPool 1.2.5's Pendulum-v0 and phys2d/
     ids run Pendulum-v1 and CartPole (gymnasium's phys2d/ ids are its JAX functional envs)."""
-    return gym_id(task, "classic_control")
+    return envpool.registration.lookup(task).gymnasium_id
 
 
 def _set_state(ref, task: str, state: np.ndarray) -> None:

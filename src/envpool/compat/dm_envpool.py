@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-
-class DMEnvPoolMixin:
-    """Base of the dm_env pools (EnvPool 1.2's name and module path)."""
-
+from envpool._interfaces import DMEnvPoolMixin
 
 __all__ = ["DMEnvPoolMixin"]

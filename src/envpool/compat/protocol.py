@@ -7,9 +7,7 @@
 
 from __future__ import annotations
 
+from envpool._interfaces import DMEnvPool, EnvPool, GymnasiumEnvPool
 from envpool._spec import ArraySpec, EnvSpec
-from envpool.python.dm_envpool import DMEnvPoolMixin as DMEnvPool
-from envpool.python.envpool import EnvPoolMixin as EnvPool
-from envpool.python.gymnasium_envpool import GymnasiumEnvPoolMixin as GymnasiumEnvPool
 
 __all__ = ["ArraySpec", "DMEnvPool", "EnvPool", "EnvSpec", "GymnasiumEnvPool"]

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.xdist_group("atari_resize_paths")
 
 cv2 = pytest.importorskip("cv2")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SOURCE = r"""
 #include "cpp/atari/resize.cc"  // the header and its code
 extern "C" int envpool_test_resize_path(const uint8_t* src, int sh, int sw, uint8_t* dst,

@@ -1,4 +1,5 @@
-"""EnvPool 1.2's per-family module paths (``envpool.box2d.registration``, ...,
+"""EnvPool 1.2's module paths: ``envpool.python.*`` (EnvPool's name of this package,
+:class:`Alias`) and its per-family module paths (``envpool.box2d.registration``, ...,
 ``envpool.entry``), which EnvPool's own tests and code written for it import to
 register a family's tasks. ``import envpool`` has registered every task, so each
 imports as a module that registers nothing, found by :class:`Finder` (appended to
@@ -113,7 +114,38 @@ TASK_LISTS = {
 }
 
 
+# EnvPool's name of this package (envpool/compat).
+OLD_PACKAGE, PACKAGE = "envpool.python", __name__.rpartition(".")[0]
+
+
+class Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports ``envpool.python[.<module>]`` as the module ``envpool.compat[.<module>]``
+    itself (one module object under both names: EnvPool 1.2's imports get the classes
+    that the pools are instances of). First on ``sys.meta_path``: the package's own finder
+    would load a second copy of each module under the old name."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname != OLD_PACKAGE and not fullname.startswith(OLD_PACKAGE + "."):
+            return None
+        new = PACKAGE + fullname[len(OLD_PACKAGE) :]
+        if importlib.util.find_spec(new) is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, self, is_package=fullname == OLD_PACKAGE)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        # The module keeps its own name and spec (the import system sets them only where
+        # absent): sys.modules holds it under both names.
+        return importlib.import_module(PACKAGE + spec.name[len(OLD_PACKAGE) :])
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        pass  # imported (executed) under its own name
+
+
 def install(tables: Iterable[str]) -> None:
-    """Appends a Finder for the families whose task tables are loaded (once)."""
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, Finder)]
+    """Installs the finders (once): :class:`Alias` first, and a :class:`Finder` (last) for
+    the families whose task tables are loaded."""
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, (Finder, Alias))]
+    sys.meta_path.insert(0, Alias())
     sys.meta_path.append(Finder(tables))

@@ -6,11 +6,6 @@ Clients check ``isinstance(env, envpool.python.envpool.EnvPoolMixin)`` (TorchRL'
 
 from __future__ import annotations
 
-from abc import ABC
-
-
-class EnvPoolMixin(ABC):  # noqa: B024 - a marker base, as in EnvPool
-    """Base class of every envpool pool (EnvPool 1.2's name and module path)."""
-
+from envpool._interfaces import EnvPoolMixin
 
 __all__ = ["EnvPoolMixin"]

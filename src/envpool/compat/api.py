@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envpool.python.protocol import ArraySpec, DMEnvPool, EnvPool, EnvSpec, GymnasiumEnvPool
+from envpool.compat.protocol import ArraySpec, DMEnvPool, EnvPool, EnvSpec, GymnasiumEnvPool
 
 
 def make(task_id: str, env_type: str, **kwargs: Any) -> Any:

@@ -1,45 +1,6 @@
-"""Pools spread over a Ray cluster: ``envpool.ray.make``.
-
->>> import ray, envpool
->>> ray.init()                                   # or ray.init(address="auto") on a cluster
->>> envs = envpool.ray.make("Pong-v5", "gymnasium", num_envs=64, num_actors=4)
->>> obs, info = envs.reset()                     # obs.shape == (64, 4, 84, 84)
-
-``num_actors`` Ray actors each hold one local pool of about ``num_envs / num_actors``
-envs (actor k: the consecutive global env ids ``offsets[k] .. offsets[k+1] - 1``),
-wherever Ray places them. Behind them the caller gets the same interface as
-:func:`envpool.make` for all three ``env_type``\\ s: global env ids ``0 .. num_envs-1``,
-``step`` / ``reset`` / ``send`` / ``recv`` / ``async_reset``, ``env_id`` arguments,
-every autoreset mode, ``frame_stack`` and the options of every task.
-
-* Seeds are a local pool's: env i gets ``seed + i`` (or ``seed[i]`` for a list), at
-  creation and on ``reset(seed=s)`` (the actor holding env i seeds it so), so env i
-  has the trajectory env i of ``envpool.make(..., num_envs=N)`` has; ``env_options``
-  go to the actor holding each env.
-* Sync mode (``batch_size`` = ``num_envs``, the default): a step sends each actor
-  its envs' actions and returns every row, in env order.
-* Async mode (``batch_size`` < ``num_envs``): ``send`` hands each actor its share
-  of the envs named (one actor call each) and ``recv`` returns the first
-  ``batch_size`` envs to finish across actors: it takes actor results as
-  ``ray.wait`` reports them done; rows beyond ``batch_size`` wait for the next
-  ``recv``. (Envs finish together per actor call: rows of one call are never
-  split in time, only in which ``recv`` returns them.)
-* Results travel through Ray's object store; their NumPy arrays are Ray's
-  read-only zero-copy views (a batch built from several actor calls is one
-  concatenation; it is read-only too, so that every batch behaves the same).
-* Engine options (``num_threads``, ``thread_affinity_offset``, the task's options)
-  apply to each actor's pool; ``num_threads`` defaults to what the actor's node
-  gives a pool of its size. ``placement`` is passed to ``Actor.options`` (e.g.
-  ``{"num_cpus": 4}``, ``{"resources": {...}}``, ``{"scheduling_strategy": ...}``),
-  or a list with one such dict per actor.
-* When an actor dies (its node lost, ``ray.kill``), the call that meets it raises
-  :class:`ActorLostError` naming the env ids it held (``lost_env_ids``); calls on
-  other actors' envs go on working. ``close()`` ends every actor; ``reset()`` after
-  ``close()`` starts new ones (as a local pool rebuilds itself).
-
-``task_id`` and the options go unchanged to :func:`envpool.make` in each actor
-(with ``num_envs`` the actor's share and ``seed`` offset to its first env id).
-"""
+"""The engine calls of a pool over Ray actors: each call split into one actor call per
+actor holding some of its envs, and the rows of those calls assembled into the
+engine's batches (the bookkeeping of what is in flight: :mod:`envpool.ray._ledger`)."""
 
 from __future__ import annotations
 
@@ -48,79 +9,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-try:
-    import ray
-except ImportError as e:  # pragma: no cover - exercised only without Ray
-    raise ImportError("envpool.ray needs Ray: pip install 'envpool[ray]'") from e
+import ray
 
 from envpool import _envpool
 from envpool._config import env_options_list, is_seed_list
 from envpool._pool import Batch, add_players
 from envpool._tree import tree_map
+from envpool.ray._actor import RemotePoolActor
+from envpool.ray._errors import ActorLostError
+from envpool.ray._ledger import Ledger
 from envpool.registration import MakeError
-
-
-class ActorLostError(RuntimeError):
-    """An actor of a Ray pool died: its envs (``lost_env_ids``) are gone."""
-
-    def __init__(self, message: str, actor: int, lost_env_ids: np.ndarray) -> None:
-        super().__init__(message)
-        self.actor = actor
-        self.lost_env_ids = lost_env_ids
-
-
-class _PoolActor:
-    """One local pool inside a Ray actor; steps and resets named envs and returns their
-    rows (the engine's batch with global env ids) for the driver to assemble."""
-
-    def __init__(
-        self, task_id: Any, env_type: str, options: dict[str, Any], offset: int, extensions: dict | None = None
-    ) -> None:
-        from envpool import cpp_extension
-        from envpool._make import make
-
-        # The C++ family modules the driver loaded (and its tasks on them): cpp_extension._state().
-        cpp_extension._restore(extensions)
-        self.offset = offset
-        # The interface is made by envpool.make as anywhere; the actor drives its
-        # engine directly (the driver's interface shapes the rows, frame stacks...).
-        self.interface = make(task_id, env_type, **options)
-        self.engine = self.interface._pool
-
-    def info(self) -> dict[str, Any]:
-        return {
-            "node_id": ray.get_runtime_context().get_node_id(),
-            "num_threads": int(self.interface.config["num_threads"]),
-        }
-
-    def step(self, action: Any, ids: np.ndarray) -> tuple:
-        return self._run(lambda: self.engine.step(action, ids))
-
-    def reset(self, ids: np.ndarray, seeds: list[int] | None) -> tuple:
-        return self._run(lambda: self.engine.reset(ids, seeds, True))
-
-    def close(self) -> None:
-        self.interface.close()
-
-    def _run(self, call: Any) -> tuple:
-        try:
-            return ("ok", self._rows(call()))
-        except Exception as e:
-            if not hasattr(e, "failed_env_ids"):
-                raise
-            what = str(e).split(" failed: ", 1)[-1]
-            failed = np.asarray(e.failed_env_ids, dtype=np.int32) + self.offset
-            return ("failed", type(e), what, failed, self._rows(e.result))
-
-    def _rows(self, batch: Any) -> tuple:
-        obs, reward, terminated, truncated, discount, info, final = batch
-        info = {k: v for k, v in info.items() if k != "players"}
-        info["env_id"] = info["env_id"] + np.int32(self.offset)
-        return (obs, reward, terminated, truncated, discount, info, final)
-
-
-_RemotePoolActor = ray.remote(_PoolActor)
 
 
 @dataclass
@@ -172,9 +70,10 @@ class RayEngine:
             raise MakeError(f"num_actors={num_actors} is more than num_envs={num_envs}: every actor needs an env")
         placements = _placements(placement, int(num_actors))
         self.action_specs = list(action_specs)
-        self.num_envs = int(num_envs)
-        self.batch_size = int(batch_size)
-        self.sync = self.batch_size == self.num_envs
+        self.ledger = Ledger(num_envs, batch_size, autoreset_mode)
+        self.num_envs = self.ledger.num_envs
+        self.batch_size = self.ledger.batch_size
+        self.sync = self.ledger.sync
         self.num_actors = int(num_actors)
         sizes = [self.num_envs // num_actors + (k < self.num_envs % num_actors) for k in range(num_actors)]
         self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
@@ -192,20 +91,15 @@ class RayEngine:
             if per_env is not None:
                 opts["env_options"] = per_env[lo:hi]
             self.actors.append(
-                _RemotePoolActor.options(**placements[k]).remote(
+                RemotePoolActor.options(**placements[k]).remote(
                     task_id, env_type, opts, int(self.offsets[k]), extensions
                 )
             )
         self.dead: set[int] = set()
         self._closed = False
-        self._in_flight = np.zeros(self.num_envs, dtype=bool)
         self._pending: list[_Call] = []  # async: calls not yet received
         self._ready: deque[tuple[_Chunk, int]] = deque()  # async: received chunks, rows from an index on
         self._groups: deque[_Group] = deque()  # sync: send()s not yet received
-        self._last_ids = np.arange(self.num_envs, dtype=np.int32)
-        # autoreset_mode "disabled": the envs that must be reset before they step
-        # (the actors' engines refuse them too, but only after other actors stepped).
-        self._needs_reset = np.ones(self.num_envs, dtype=bool) if autoreset_mode == "disabled" else None
         try:  # every actor up (its pool made) before the first call; errors surface here
             self.actor_info = ray.get([a.info.remote() for a in self.actors], timeout=start_timeout)
         except BaseException as e:
@@ -227,24 +121,23 @@ class RayEngine:
 
     @property
     def in_flight(self) -> int:
-        return int(self._in_flight.sum())
+        return self.ledger.in_flight
 
     def step(self, action: Any, env_id: Any = None) -> Batch:
         self._check_open()
-        ids = self._ids(env_id, default_last=True)
-        self._check_steppable(ids)
+        ids = self.ledger.ids(env_id, default_last=True)
+        # The actors' engines refuse such a step too, but only after other actors stepped.
+        self.ledger.check_steppable(ids)
         if self.sync or len(ids) == 0:
             return self._call("step", ids, action=action)
-        available = self._unreserved() + len(ids)
-        if available < self.batch_size:
-            raise _would_wait(available, self.batch_size)
+        self.ledger.check_available(self._unreserved() + len(ids))
         self._send("step", ids, action=action)
         return self.recv()
 
     def send(self, action: Any, env_id: Any = None) -> None:
         self._check_open()
-        ids = self._ids(env_id, default_last=True)
-        self._check_steppable(ids)
+        ids = self.ledger.ids(env_id, default_last=True)
+        self.ledger.check_steppable(ids)
         if len(ids):
             self._send("step", ids, action=action)
 
@@ -255,8 +148,7 @@ class RayEngine:
                 raise RuntimeError("recv() called with nothing in flight: send() first")
             group = self._groups.popleft()
             return self._finish(self._wait_all(group.calls), group.ids)
-        if self._unreserved() < self.batch_size:
-            raise _would_wait(self._unreserved(), self.batch_size)
+        self.ledger.check_available(self._unreserved())
         while sum(len(c.ids) - start for c, start in self._ready) < self.batch_size:
             ready, _ = ray.wait([c.ref for c in self._pending], num_returns=1)
             call = next(c for c in self._pending if c.ref == ready[0])
@@ -266,20 +158,18 @@ class RayEngine:
 
     def reset(self, env_id: Any = None, seed: Any = None, own_batch: bool = False) -> Batch:
         self._check_open()
-        ids = self._ids(env_id, default_last=False)
-        seeds = self._seeds(seed, ids)
+        ids = self.ledger.ids(env_id, default_last=False)
+        seeds = self.ledger.seeds(seed, ids)
         if self.sync or own_batch or len(ids) == 0:
             return self._call("reset", ids, seeds=seeds)
-        available = self._unreserved() + len(ids)
-        if available < self.batch_size:
-            raise _would_wait(available, self.batch_size)
+        self.ledger.check_available(self._unreserved() + len(ids))
         self._send("reset", ids, seeds=seeds)
         return self.recv()
 
     def send_reset(self, env_id: Any = None, seed: Any = None) -> None:
         self._check_open()
-        ids = self._ids(env_id, default_last=False)
-        seeds = self._seeds(seed, ids)
+        ids = self.ledger.ids(env_id, default_last=False)
+        seeds = self.ledger.seeds(seed, ids)
         if len(ids):
             self._send("reset", ids, seeds=seeds)
 
@@ -295,7 +185,7 @@ class RayEngine:
                 pass
         self._pending, self._groups = [], deque()
         self._ready.clear()
-        self._in_flight[:] = False
+        self.ledger.clear()
 
     # -- sending --------------------------------------------------------------
     def _send(self, kind: str, ids: np.ndarray, action: Any = None, seeds: list[int] | None = None) -> None:
@@ -321,9 +211,7 @@ class RayEngine:
     def _submit(self, kind: str, ids: np.ndarray, action: Any, seeds: list[int] | None) -> list[_Call]:
         """One call per actor holding some of ids (all checks first: a refused call
         changes nothing)."""
-        busy = ids[self._in_flight[ids]]
-        if len(busy):
-            raise ValueError(_envpool.in_flight_message(int(busy[0])))
+        self.ledger.check_free(ids)
         actors = self.actor_of[ids]
         lost = sorted({int(a) for a in actors} & self.dead)
         if lost:
@@ -341,7 +229,7 @@ class RayEngine:
             else:
                 ref = self.actors[k].reset.remote(local, None if seeds is None else [seeds[i] for i in sel])
             calls.append(_Call(ref, k, ids[sel]))
-        self._in_flight[ids] = True
+        self.ledger.sent(ids)
         return calls
 
     # -- receiving ------------------------------------------------------------
@@ -352,13 +240,13 @@ class RayEngine:
             if out is None:
                 out = ray.get(call.ref)
         except ray.exceptions.RayActorError:
-            self._in_flight[call.ids] = False
+            self.ledger.received(call.ids)
             self._lose(call.actor)
             raise self._lost_error(call.actor, "died") from None
         except ray.exceptions.RayTaskError as e:  # refused before stepping: nothing changed
-            self._in_flight[call.ids] = False
+            self.ledger.received(call.ids)
             raise e.as_instanceof_cause() from None
-        self._in_flight[call.ids] = False
+        self.ledger.received(call.ids)
         if out[0] == "ok":
             return _Chunk(call.ids, out[1])
         _, exc_type, what, failed, rows = out
@@ -413,18 +301,17 @@ class RayEngine:
         merged = tree_map(_read_only, merged)
         obs, reward, terminated, truncated, discount, info, final = merged
         batch = Batch((obs, reward, terminated, truncated, discount, add_players(dict(info)), final))
-        self._last_ids = np.asarray(info["env_id"], dtype=np.int32)
-        if self._needs_reset is not None:
-            self._needs_reset[self._last_ids] = np.asarray(terminated) | np.asarray(truncated)
+        self.ledger.returned(info["env_id"], terminated, truncated)
+        last = self.ledger.last_ids
         failing = [(c, c.ids[s][c.failed[s]]) for c, s in parts if c.failed is not None and c.failed[s].any()]
         if failing:
             # As an engine pool: the failed envs in row order, the exception of the first one's actor
             # call (which reports its own first failed row's).
-            failed = self._last_ids[np.isin(self._last_ids, np.concatenate([ids for _, ids in failing]))]
+            failed = last[np.isin(last, np.concatenate([ids for _, ids in failing]))]
             exc_type, what = next(c.error for c, ids in failing if failed[0] in ids)
             label = "env " if len(failed) == 1 else "envs "
             exc = exc_type(label + ", ".join(map(str, failed)) + " failed: " + what)
-            exc.env_ids = self._last_ids.copy()
+            exc.env_ids = last.copy()
             exc.failed_env_ids = failed
             exc.result = batch
             raise exc
@@ -437,8 +324,7 @@ class RayEngine:
     def _lose(self, actor: int) -> None:
         """Forget a dead actor's calls (their envs are gone)."""
         self.dead.add(actor)
-        mine = self.actor_of == actor
-        self._in_flight[mine] = False
+        self.ledger.received(np.flatnonzero(self.actor_of == actor))
         self._pending = [c for c in self._pending if c.actor != actor]
 
     def _lost_error(self, actor: int, how: str) -> ActorLostError:
@@ -454,21 +340,6 @@ class RayEngine:
     def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError("this env pool is closed")
-
-    def _ids(self, env_id: Any, default_last: bool) -> np.ndarray:
-        if env_id is None:
-            if default_last and not self.sync:
-                return self._last_ids.copy()
-            return np.arange(self.num_envs, dtype=np.int32)
-        return _envpool.check_env_ids(env_id, self.num_envs)
-
-    def _check_steppable(self, ids: np.ndarray) -> None:
-        if self._needs_reset is not None and self._needs_reset[ids].any():
-            raise ValueError(_envpool.needs_reset_message(int(ids[self._needs_reset[ids]][0])))
-
-    def _seeds(self, seed: Any, ids: np.ndarray) -> list[int] | None:
-        """One seed per env of ids (an int seed s gives env i the seed s + i)."""
-        return _envpool.check_seeds(seed, ids.tolist(), self.num_envs)
 
     def __del__(self) -> None:
         try:
@@ -487,10 +358,6 @@ def _placements(placement: Any, k: int) -> list[dict[str, Any]]:
     if len(placements) != k or not all(isinstance(p, dict) for p in placements):
         raise MakeError(f"placement must be a dict of actor options or a list of {k} such dicts (one per actor)")
     return placements
-
-
-def _would_wait(available: int, batch_size: int) -> RuntimeError:
-    return RuntimeError(_envpool.would_wait_message(available, batch_size))
 
 
 def _rows_of(action: Any, sel: np.ndarray) -> Any:
@@ -514,125 +381,3 @@ def _read_only(a: Any) -> Any:
     if isinstance(a, np.ndarray) and a.flags.writeable:
         a.flags.writeable = False
     return a
-
-
-# -- the three interfaces over actors ------------------------------------------
-class _RayPool:
-    """Mixin: a pool class of envpool whose engine is a :class:`RayEngine`."""
-
-    _ENV_TYPE = ""
-
-    def __init__(
-        self,
-        task_id: Any,
-        num_actors: int = 2,
-        placement: Any = None,
-        start_timeout: float | None = 300.0,
-        **config: Any,
-    ) -> None:
-        self._ray_args = (task_id, num_actors, placement, start_timeout, dict(config))
-        super().__init__(task_id, **config)  # type: ignore[call-arg]
-
-    def _new_pool(self) -> RayEngine:
-        task_id, num_actors, placement, start_timeout, config = self._ray_args
-        spec = self.spec  # type: ignore[attr-defined]
-        # frame_stack: the driver's interface stacks (the actors' engines give plain rows)
-        options = {k: v for k, v in config.items() if k not in ("num_envs", "batch_size", "seed", "frame_stack")}
-        return RayEngine(
-            task_id,
-            self._ENV_TYPE,
-            num_envs=int(spec.config["num_envs"]),
-            batch_size=int(spec.config["batch_size"]) or int(spec.config["num_envs"]),
-            seed=spec.config["seed"],
-            num_actors=num_actors,
-            placement=placement,
-            options=options,
-            action_specs=spec.action_arrays,
-            start_timeout=start_timeout,
-            autoreset_mode=spec.config["autoreset_mode"],
-        )
-
-    @property
-    def num_actors(self) -> int:
-        return self._pool.num_actors  # type: ignore[attr-defined]
-
-    @property
-    def actors(self) -> list[Any]:
-        """The Ray actor handles, actor k holding env ids ``actor_env_ids[k]``."""
-        return list(self._pool.actors)  # type: ignore[attr-defined]
-
-    @property
-    def actor_env_ids(self) -> list[np.ndarray]:
-        o = self._pool.offsets  # type: ignore[attr-defined]
-        return [np.arange(o[k], o[k + 1], dtype=np.int32) for k in range(len(o) - 1)]
-
-    @property
-    def actor_nodes(self) -> list[str]:
-        """The Ray node id of each actor."""
-        return [i["node_id"] for i in self._pool.actor_info]  # type: ignore[attr-defined]
-
-
-def _classes() -> dict[str, type]:
-    from envpool.dm_env_pool import DmEnvPool
-    from envpool.gym_env import GymEnvPool
-    from envpool.gymnasium_env import GymnasiumEnvPool
-
-    class RayGymnasiumEnvPool(_RayPool, GymnasiumEnvPool):
-        """envpool's gymnasium pool (a ``gymnasium.vector.VectorEnv``) over Ray actors."""
-
-        _ENV_TYPE = "gymnasium"
-
-    class RayGymEnvPool(_RayPool, GymEnvPool):
-        """envpool's gym pool over Ray actors."""
-
-        _ENV_TYPE = "gym"
-
-    class RayDmEnvPool(_RayPool, DmEnvPool):
-        """envpool's dm_env pool over Ray actors."""
-
-        _ENV_TYPE = "dm"
-
-    return {"gymnasium": RayGymnasiumEnvPool, "gym": RayGymEnvPool, "dm": RayDmEnvPool, "dm_env": RayDmEnvPool}
-
-
-_CLASSES: dict[str, type] = {}
-
-
-def make(
-    task_id: Any,
-    env_type: str,
-    num_envs: int = 1,
-    num_actors: int = 2,
-    placement: dict[str, Any] | list[dict[str, Any]] | None = None,
-    start_timeout: float | None = 300.0,
-    **options: Any,
-) -> Any:
-    """A pool of ``num_envs`` envs of ``task_id`` spread over ``num_actors`` Ray actors.
-
-    Args:
-        task_id: a task id, as for :func:`envpool.make` (passed to it unchanged in each
-            actor); multi-task lists are not supported here yet.
-        env_type: ``"gymnasium"``, ``"gym"`` or ``"dm"``, as for :func:`envpool.make`.
-        num_envs: envs in all; actor k holds about ``num_envs / num_actors`` of them.
-        num_actors: Ray actors (at most num_envs).
-        placement: ``Actor.options`` for every actor (a dict), or one dict per actor.
-        start_timeout: seconds to wait for every actor to start (``TimeoutError`` after,
-            e.g. when the cluster lacks the CPUs they reserve); None waits for ever.
-        **options: :func:`envpool.make` options (batch_size, seed, autoreset_mode,
-            num_threads per actor, the task's own options...).
-
-    Ray must be initialized (``ray.init``) or it starts a local instance, as any Ray call.
-    """
-    if not _CLASSES:
-        _CLASSES.update(_classes())
-    if env_type not in _CLASSES:
-        raise MakeError(f"env_type must be one of ('gymnasium', 'gym', 'dm'), got {env_type!r}")
-    if isinstance(task_id, (list, tuple, dict)):
-        # Each actor would assign tasks from its own env 0, not from its first global env.
-        raise NotImplementedError("multi-task pools over Ray actors are not supported yet: make one per task")
-    return _CLASSES[env_type](
-        task_id, num_actors=num_actors, placement=placement, start_timeout=start_timeout, num_envs=num_envs, **options
-    )
-
-
-__all__ = ["make", "ActorLostError", "RayEngine"]

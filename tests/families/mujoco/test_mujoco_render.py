@@ -34,7 +34,7 @@ if "Ant-v4" not in _envpool.families():
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-TESTS = Path(__file__).resolve().parents[1]  # the shared helpers (_mujoco_render.py)
+TESTS = Path(__file__).resolve().parents[2]  # the shared helpers (_mujoco_render.py)
 HAVE_OSMESA = ctypes.util.find_library("OSMesa") is not None
 HAVE_EGL = ctypes.util.find_library("EGL") is not None
 osmesa = pytest.mark.skipif(not HAVE_OSMESA, reason="no libOSMesa (Debian: libosmesa6)")

@@ -737,7 +737,7 @@ def _load_example(name: str):
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "examples" / name
+    path = Path(__file__).resolve().parents[3] / "examples" / name
     spec = importlib.util.spec_from_file_location(name.removesuffix(".py"), path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -805,11 +805,10 @@ def test_a_refused_pool_stops_its_threads() -> None:
 
 def test_bench_knows_the_family() -> None:
     from envpool import _envpool
-    from envpool.bench.engines import gymnasium_vector
 
     for family in ["FrozenLake", "Taxi", "CliffWalking", "Blackjack", "NChain", "Catch"]:
         meta = _envpool.families()[family]
         assert meta["kind"] == "toy_text" and meta["raw_ceiling"]
         assert _envpool.raw_ceiling(family, {"map_name": ""} if family == "FrozenLake" else {}, 1, 0.02) > 0
     for task in ["Taxi-v3", "CliffWalking-v0", "FrozenLake-v1"]:
-        assert gymnasium_vector.gym_id(task, "toy_text") in gymnasium.registry
+        assert envpool.registration.lookup(task).gymnasium_id in gymnasium.registry

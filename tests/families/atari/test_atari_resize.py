@@ -27,7 +27,7 @@ pytestmark = pytest.mark.xdist_group("atari_resize")
 
 cv2 = pytest.importorskip("cv2")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SOURCE = r"""
 #include "cpp/atari/palette.h"
 #include "cpp/atari/resize.cc"  // the header and its code
