@@ -160,7 +160,10 @@ struct MujocoSpec : EnvSpec {
   // model_info: one key per randomized field (info "model_<field>").
   std::vector<StateKey<double>> model_info;
 
-  explicit MujocoSpec(int obs_size) : obs(AddState<double>("obs", {obs_size})) {}
+  explicit MujocoSpec(int obs_size) : MujocoSpec("obs", obs_size) {}
+  // A dict observation's main key ("obs:observation" for the goal
+  // environments of cpp/mujoco/robotics/, which add their goal keys).
+  MujocoSpec(const std::string& obs_key, int obs_size) : obs(AddState<double>(obs_key, {obs_size})) {}
   StateKey<double> Info(const std::string& name) {
     infos.push_back(AddState<double>("info:" + name, {}));
     return infos.back();

@@ -1,0 +1,95 @@
+// What the Gymnasium-Robotics tasks share on the MuJoCo base: the goal
+// environments' dict observation (obs "observation", "achieved_goal",
+// "desired_goal") and their random draws, made in NumPy's Generator
+// arithmetic and optionally reported (report_draws=True: info "draws" and
+// "num_draws", each reset's or step's draws in the reference's call order)
+// so that a test can replay them into gymnasium-robotics' np_random.
+#ifndef ENVPOOL_MUJOCO_ROBOTICS_GOAL_ENV_H_
+#define ENVPOOL_MUJOCO_ROBOTICS_GOAL_ENV_H_
+
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cpp/mujoco/mujoco_env.h"
+
+namespace envpool::mujoco::robotics {
+
+// The most draws one reset or step reports.
+inline constexpr int kDrawCapacity = 64;
+
+struct GoalSpec : MujocoSpec {
+  StateKey<double> achieved_goal, desired_goal;
+  StateKey<double> draws;
+  StateKey<int32_t> num_draws;
+  GoalSpec(const Config& c, int obs_size, int goal_size)
+      : MujocoSpec("obs:observation", obs_size),
+        achieved_goal(AddState<double>("obs:achieved_goal", {goal_size})),
+        desired_goal(AddState<double>("obs:desired_goal", {goal_size})) {
+    if (c.Get<bool>("report_draws")) {
+      draws = AddState<double>("info:draws", {kDrawCapacity});
+      num_draws = AddState<int32_t>("info:num_draws", {}, {0}, {static_cast<double>(kDrawCapacity)});
+    }
+  }
+  // MujocoSpec::Finish with the reference's action: Box(-1, 1, (action_dim,))
+  // where the action is not the actuators' ctrl (Fetch moves a mocap body).
+  void FinishBox(const MujocoEnv& env, int action_dim) {
+    const mjModel* m = env.model();
+    if (env.expose_state()) {
+      qpos0 = AddState<double>("info:qpos0", {static_cast<int>(m->nq)});
+      qvel0 = AddState<double>("info:qvel0", {static_cast<int>(m->nv)});
+    }
+    if (env.model_info())
+      for (const EnvModel::Randomized& r : env.env_model().randomized())
+        model_info.push_back(AddState<double>(ModelInfoKey(r.field.name), r.field.shape));
+    action = AddAction<float>("action", {action_dim}, std::vector<double>(action_dim, -1.0),
+                              std::vector<double>(action_dim, 1.0));
+  }
+};
+
+class GoalEnv : public MujocoEnv {
+ protected:
+  GoalEnv(const Config& c, int frame_skip, int min_nq, int min_nv) : MujocoEnv(c, frame_skip, min_nq, min_nv) {
+    // The pixel observation replaces "obs"; these tasks observe a dict.
+    if (c.Get<bool>("from_pixels"))
+      throw std::invalid_argument("from_pixels is not supported by the Gymnasium-Robotics tasks");
+  }
+
+  // np_random.uniform(low, high): low + (high - low) * u, u with 53 bits.
+  double DrawUniform(double low, double high) {
+    const double u = static_cast<double>(rng_() >> 11) * 0x1.0p-53;
+    const double v = low + (high - low) * u;
+    draws_.push_back(v);
+    return v;
+  }
+  // np_random.integers(low, high): uniform in [low, high).
+  int64_t DrawInteger(int64_t low, int64_t high) {
+    const int64_t v = std::uniform_int_distribution<int64_t>(low, high - 1)(rng_);
+    draws_.push_back(static_cast<double>(v));
+    return v;
+  }
+  void ClearDraws() { draws_.clear(); }
+  void WriteDraws(const StateRow& out, const GoalSpec& s) {
+    if (s.draws.index < 0) return;
+    // A continuing maze redraws a goal until it lies away from the ball:
+    // the report keeps the first kDrawCapacity (a test's replay asks no more).
+    double* d = out[s.draws];
+    const int n = static_cast<int>(draws_.size());
+    for (int i = 0; i < kDrawCapacity; ++i) d[i] = i < n ? draws_[i] : 0.0;
+    *out[s.num_draws] = n < kDrawCapacity ? n : kDrawCapacity;
+  }
+
+  static void CheckRewardType(const std::string& t) {
+    if (t != "sparse" && t != "dense")
+      throw std::invalid_argument("reward_type must be 'sparse' or 'dense', got '" + t + "'");
+  }
+
+ private:
+  std::vector<double> draws_;
+};
+
+}  // namespace envpool::mujoco::robotics
+
+#endif  // ENVPOOL_MUJOCO_ROBOTICS_GOAL_ENV_H_
