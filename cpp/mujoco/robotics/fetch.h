@@ -190,13 +190,14 @@ class Fetch : public GoalEnv {
   // env's own model), the gripper moved by its mocap for 10 agent steps.
   void Setup(const std::vector<double>& slide, const std::vector<double>& object) {
     if (m_->nmocap > 0 && m_->neq > 0) {
-      std::vector<mjtNum> eq(m_->eq_data, m_->eq_data + static_cast<std::size_t>(m_->neq) * mjNEQDATA);
-      for (int i = 0; i < m_->neq; ++i) {
-        if (m_->eq_type[i] != mjEQ_WELD) continue;
+      // Written as the reference writes it: mj_setConst (set_model's) would
+      // recompute the relative pose from qpos0.
+      mjModel* own = OwnModel();
+      for (int i = 0; i < own->neq; ++i) {
+        if (own->eq_type[i] != mjEQ_WELD) continue;
         static constexpr double kWeld[7] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0};
-        std::copy(kWeld, kWeld + 7, eq.begin() + static_cast<std::ptrdiff_t>(i) * mjNEQDATA);
+        std::copy(kWeld, kWeld + 7, own->eq_data + static_cast<std::ptrdiff_t>(i) * mjNEQDATA);
       }
-      SetArray("eq_data", eq.data());
     }
     static const char* kSlides[3] = {"robot0:slide0", "robot0:slide1", "robot0:slide2"};
     for (int i = 0; i < 3; ++i) d_->qpos[m_->jnt_qposadr[Id(mjOBJ_JOINT, kSlides[i])]] = slide[i];

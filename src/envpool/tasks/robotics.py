@@ -115,8 +115,8 @@ def _maze_rows(maze_map: Any) -> list[list[Any]]:
     return rows
 
 
-def _number(config: dict[str, Any], key: str) -> float:
-    v = config[key]
+def _number(config: dict[str, Any], key: str, default: float) -> float:
+    v = config.get(key, default)
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
         raise TypeError(f"{key} must be a number, got {v!r}")
     return float(v)
@@ -171,9 +171,9 @@ def _maze_xml(rows: list[list[Any]], scaling: float, height: float) -> str:
 
 def _prepare_maze(config: dict[str, Any], user: collections.abc.Mapping[str, Any]) -> None:
     _need_package()
-    rows = _maze_rows(config["maze_map"])
-    scaling = _number(config, "maze_size_scaling")
-    height = _number(config, "maze_height")
+    rows = _maze_rows(config.get("maze_map", "U_MAZE"))
+    scaling = _number(config, "maze_size_scaling", 1.0)
+    height = _number(config, "maze_height", 0.4)
     if not (np.isfinite(scaling) and scaling > 0 and np.isfinite(height) and height > 0):
         raise ValueError(f"maze_size_scaling and maze_height must be positive, got {scaling} and {height}")
     config["maze_map"] = "/".join("".join(str(c) for c in row) for row in rows)

@@ -149,7 +149,7 @@ def test_compute_reward_equals_reference() -> None:
         if reward == "sparse":
             assert 0 < (want == 0).sum() < 32
     env = envpool.make("FetchPush-v4", env_type="gymnasium", num_envs=1, distance_threshold=0.01)
-    assert (env.compute_reward(ag, dg, {}) == -(np.linalg.norm(ag - dg, axis=-1) > 0.01)).all()
+    assert (env.compute_reward(ag, dg, {}) == -(np.linalg.norm(ag - dg, axis=-1) > 0.01).astype(np.float32)).all()
     env.close()
 
 
