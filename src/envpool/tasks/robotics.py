@@ -188,9 +188,9 @@ def _prepare_maze(config: dict[str, Any], user: collections.abc.Mapping[str, Any
 def _pool_option(pool: Any, key: str) -> Any:
     """A pool's option that compute_reward reads: one value for all its envs."""
     values = {repr(pool.config[key])}
-    for options in getattr(pool.spec, "env_config", None) or ():
-        if key in options:
-            values.add(repr(options[key]))
+    # a pool of envs of different configs (env_options): each config's value
+    for config in getattr(pool.spec, "task_configs", None) or ():
+        values.add(repr(config.get(key)))
     if len(values) != 1:
         raise ValueError(f"compute_reward: the pool's envs differ in {key}; make a pool per {key}")
     return pool.config[key]
