@@ -39,6 +39,7 @@
 #include "cpp/mujoco/gym/swimmer.h"
 #include "cpp/mujoco/gym/walker2d.h"
 #include "cpp/mujoco/mujoco_env.h"
+#include "cpp/mujoco/robotics/adroit.h"
 #include "cpp/mujoco/robotics/fetch.h"
 #include "cpp/mujoco/robotics/point_maze.h"
 
@@ -117,6 +118,7 @@ void Register() {
   RegisterGym<mj::gym::Reacher>("Reacher");
   RegisterGym<mj::gym::Swimmer>("Swimmer");
   RegisterGym<mj::gym::Walker2d>("Walker2d");
+  RegisterRobotics<mj::robotics::Adroit>("Adroit");
   RegisterRobotics<mj::robotics::Fetch>("Fetch");
   RegisterRobotics<mj::robotics::PointMaze>("PointMaze");
   RegisterDmc<mj::dmc::Acrobot>("Acrobot");

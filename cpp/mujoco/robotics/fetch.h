@@ -129,7 +129,7 @@ class Fetch : public GoalEnv {
 
   void WriteReset(const StateRow& out) override {
     WriteObs(out);
-    WriteDraws(out, spec_);
+    WriteDraws(out, spec_.draw_keys);
     PlaceTarget();
   }
 
@@ -165,7 +165,7 @@ class Fetch : public GoalEnv {
     const double* ag = out[spec_.achieved_goal];
     const double dist = GoalDistance(ag);
     *out[spec_.is_success] = dist < distance_threshold_ ? 1.0 : 0.0;
-    WriteDraws(out, spec_);
+    WriteDraws(out, spec_.draw_keys);
     PlaceTarget();
     StepResult r;
     r.reward = dense_ ? -dist : (dist > distance_threshold_ ? -1.0 : 0.0);

@@ -20,33 +20,44 @@ namespace envpool::mujoco::robotics {
 // The most draws one reset or step reports.
 inline constexpr int kDrawCapacity = 64;
 
-struct GoalSpec : MujocoSpec {
-  StateKey<double> achieved_goal, desired_goal;
+// info "draws"/"num_draws" with report_draws (else absent, index -1).
+struct DrawKeys {
   StateKey<double> draws;
   StateKey<int32_t> num_draws;
+  DrawKeys() = default;
+  DrawKeys(EnvSpec* spec, const Config& c) {
+    if (!c.Get<bool>("report_draws")) return;
+    draws = spec->AddState<double>("info:draws", {kDrawCapacity});
+    num_draws = spec->AddState<int32_t>("info:num_draws", {}, {0}, {static_cast<double>(kDrawCapacity)});
+  }
+};
+
+// MujocoSpec::Finish with the reference's action, Box(-1, 1, (action_dim,)),
+// where it is not the actuators' ctrl range (Fetch moves a mocap body,
+// Adroit scales the action to the ctrl range itself).
+inline void FinishBox(MujocoSpec* s, const MujocoEnv& env, int action_dim) {
+  const mjModel* m = env.model();
+  if (env.expose_state()) {
+    s->qpos0 = s->AddState<double>("info:qpos0", {static_cast<int>(m->nq)});
+    s->qvel0 = s->AddState<double>("info:qvel0", {static_cast<int>(m->nv)});
+  }
+  if (env.model_info())
+    for (const EnvModel::Randomized& r : env.env_model().randomized())
+      s->model_info.push_back(s->AddState<double>(ModelInfoKey(r.field.name), r.field.shape));
+  s->action = s->AddAction<float>("action", {action_dim}, std::vector<double>(action_dim, -1.0),
+                                  std::vector<double>(action_dim, 1.0));
+}
+
+// The goal environments' dict observation.
+struct GoalSpec : MujocoSpec {
+  StateKey<double> achieved_goal, desired_goal;
+  DrawKeys draw_keys;
   GoalSpec(const Config& c, int obs_size, int goal_size)
       : MujocoSpec("obs:observation", obs_size),
         achieved_goal(AddState<double>("obs:achieved_goal", {goal_size})),
-        desired_goal(AddState<double>("obs:desired_goal", {goal_size})) {
-    if (c.Get<bool>("report_draws")) {
-      draws = AddState<double>("info:draws", {kDrawCapacity});
-      num_draws = AddState<int32_t>("info:num_draws", {}, {0}, {static_cast<double>(kDrawCapacity)});
-    }
-  }
-  // MujocoSpec::Finish with the reference's action: Box(-1, 1, (action_dim,))
-  // where the action is not the actuators' ctrl (Fetch moves a mocap body).
-  void FinishBox(const MujocoEnv& env, int action_dim) {
-    const mjModel* m = env.model();
-    if (env.expose_state()) {
-      qpos0 = AddState<double>("info:qpos0", {static_cast<int>(m->nq)});
-      qvel0 = AddState<double>("info:qvel0", {static_cast<int>(m->nv)});
-    }
-    if (env.model_info())
-      for (const EnvModel::Randomized& r : env.env_model().randomized())
-        model_info.push_back(AddState<double>(ModelInfoKey(r.field.name), r.field.shape));
-    action = AddAction<float>("action", {action_dim}, std::vector<double>(action_dim, -1.0),
-                              std::vector<double>(action_dim, 1.0));
-  }
+        desired_goal(AddState<double>("obs:desired_goal", {goal_size})),
+        draw_keys(this, c) {}
+  void FinishBox(const MujocoEnv& env, int action_dim) { robotics::FinishBox(this, env, action_dim); }
 };
 
 class GoalEnv : public MujocoEnv {
@@ -71,7 +82,7 @@ class GoalEnv : public MujocoEnv {
     return v;
   }
   void ClearDraws() { draws_.clear(); }
-  void WriteDraws(const StateRow& out, const GoalSpec& s) {
+  void WriteDraws(const StateRow& out, const DrawKeys& s) {
     if (s.draws.index < 0) return;
     // A continuing maze redraws a goal until it lies away from the ball:
     // the report keeps the first kDrawCapacity (a test's replay asks no more).

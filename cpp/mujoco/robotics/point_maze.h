@@ -85,7 +85,7 @@ class PointMaze : public GoalEnv {
   void WriteReset(const StateRow& out) override {
     WriteObs(out);
     *out[spec_.success] = Near() ? 1.0 : 0.0;
-    WriteDraws(out, spec_);
+    WriteDraws(out, spec_.draw_keys);
     PlaceTarget();
   }
 
@@ -117,7 +117,7 @@ class PointMaze : public GoalEnv {
         goal_ = NoisyXY(goals_[DrawInteger(0, static_cast<int64_t>(goals_.size()))]);
       }
     }
-    WriteDraws(out, spec_);
+    WriteDraws(out, spec_.draw_keys);
     PlaceTarget();
     return r;
   }
@@ -194,11 +194,20 @@ class PointMaze : public GoalEnv {
         const std::array<double, 2> xy{(static_cast<double>(j) + 0.5) * scaling_ - xc,
                                        yc - (static_cast<double>(i) + 0.5) * scaling_};
         switch (rows[i][j]) {
-          case 'r': resets_.push_back(xy); break;
-          case 'g': goals_.push_back(xy); break;
-          case 'c': combined.push_back(xy); break;
-          case '0': empty.push_back(xy); break;
-          default: break;
+          case 'r':
+            resets_.push_back(xy);
+            break;
+          case 'g':
+            goals_.push_back(xy);
+            break;
+          case 'c':
+            combined.push_back(xy);
+            break;
+          case '0':
+            empty.push_back(xy);
+            break;
+          default:
+            break;
         }
       }
     }

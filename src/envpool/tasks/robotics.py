@@ -325,3 +325,40 @@ for _name, _constants in _FETCH.items():
                 render_fps=25,
                 **_constants,
             )
+
+
+# -- Adroit ---------------------------------------------------------------------------
+
+
+def _prepare_adroit(config: dict[str, Any], user: collections.abc.Mapping[str, Any]) -> None:
+    _need_package()
+    if not config.get("assets_dir"):
+        config["assets_dir"] = _ASSETS
+    _mujoco.PYTHON.prepare(config, user)
+
+
+ADROIT_PYTHON = PythonSide(prepare=_prepare_adroit)
+
+# task -> its env's DEFAULT_CAMERA_CONFIG
+_ADROIT_CAMERAS = {
+    "door": "distance=1.5;azimuth=90.0",
+    "hammer": "distance=2.0;azimuth=45.0",
+    "pen": "distance=1.0;azimuth=-45.0",
+    "relocate": "distance=1.5;azimuth=90.0",
+}
+
+set_family_python("Adroit", ADROIT_PYTHON)
+for _task, _camera in _ADROIT_CAMERAS.items():
+    for _suffix, _reward in (("", "dense"), ("Sparse", "sparse")):
+        register(
+            f"AdroitHand{_task.capitalize()}{_suffix}-v1",
+            "Adroit",
+            python=ADROIT_PYTHON,
+            max_episode_steps=200,
+            adroit_task=_task,
+            reward_type=_reward,
+            xml_file=f"adroit_hand/adroit_{_task}.xml",
+            assets_dir=_ASSETS,
+            default_camera_config=_camera,
+            render_fps=100,
+        )

@@ -25,9 +25,9 @@ import pytest
 import envpool
 
 pytest.importorskip("gymnasium_robotics")
+from _robotics_reference import replay as _replay  # noqa: E402
 from gymnasium_robotics.envs.maze import maps  # noqa: E402
 from gymnasium_robotics.envs.maze.point_maze import PointMazeEnv  # noqa: E402
-from _robotics_reference import replay as _replay  # noqa: E402
 
 TOL = 1e-9
 
@@ -43,7 +43,11 @@ MAZES = {
     "PointMaze_Large_Diverse_G": "LARGE_MAZE_DIVERSE_G",
     "PointMaze_Large_Diverse_GR": "LARGE_MAZE_DIVERSE_GR",
 }
-IDS = [(f"{name}{suffix}-v3", maze, reward) for name, maze in MAZES.items() for suffix, reward in (("", "sparse"), ("Dense", "dense"))]
+IDS = [
+    (f"{name}{suffix}-v3", maze, reward)
+    for name, maze in MAZES.items()
+    for suffix, reward in (("", "sparse"), ("Dense", "dense"))
+]
 STEPS = {"U_MAZE": 300, "OPEN": 300, "MEDIUM": 600, "LARGE": 800}
 
 
@@ -119,7 +123,10 @@ def test_options_match_reference(maze: str, reward: str) -> None:
 def test_registered_lengths_and_spaces() -> None:
     for task, maze, _ in IDS:
         spec = envpool.make_spec(task)
-        assert spec.max_episode_steps == STEPS[maze.split("_DIVERSE")[0].replace("_MAZE", "") if maze != "U_MAZE" else "U_MAZE"]
+        assert (
+            spec.max_episode_steps
+            == STEPS[maze.split("_DIVERSE")[0].replace("_MAZE", "") if maze != "U_MAZE" else "U_MAZE"]
+        )
         space = spec.observation_space
         assert set(space.spaces) == {"observation", "achieved_goal", "desired_goal"}
         assert space["observation"].shape == (4,) and space["desired_goal"].shape == (2,)
