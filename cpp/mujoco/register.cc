@@ -79,7 +79,7 @@ void RegisterRobotics(const std::string& name) {
       std::move(defaults),
       [](const Config& c) -> envpool::EnvSpec { return Task(c, 4).spec(); },
       [](const Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Task>(c, 4); },
-      [](const Config& c, uint64_t seed) { return envpool::mujoco::MakeRawStepper(Task(c, 4), seed); },
+      [](const Config& c, uint64_t seed) { return Task(c, 4).RawStepper(seed); },
   };
   f.kind = "robotics";
   f.task_module = "envpool.tasks.robotics";

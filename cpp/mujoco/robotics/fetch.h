@@ -99,6 +99,13 @@ class Fetch : public GoalEnv {
     Setup(slide, object);
   }
   const MujocoSpec& spec() const override { return spec_; }
+  ~Fetch() override {
+    if (start_ != nullptr) mj_deleteData(start_);
+  }
+  // From the state after the setup, the mocap holding the gripper there.
+  std::function<void()> RawStepper(uint64_t seed) const override {
+    return MakeRawStepperFrom(m_, start_, kSubsteps, 50, seed);
+  }
 
  protected:
   void ResetModel() override {
@@ -214,6 +221,8 @@ class Fetch : public GoalEnv {
     for (int k = 0; k < 10 * kSubsteps; ++k) mj_step(m_, d_);
     std::copy(d_->site_xpos + 3 * grip_site_, d_->site_xpos + 3 * grip_site_ + 3, initial_grip_.begin());
     if (has_object_) height_offset_ = d_->site_xpos[3 * object_site_ + 2];
+    start_ = mj_copyData(nullptr, m_, d_);
+    if (start_ == nullptr) throw std::runtime_error("MuJoCo allocation failed");
     initial_time_ = d_->time;
     initial_qpos_.assign(d_->qpos, d_->qpos + m_->nq);
     initial_qvel_.assign(d_->qvel, d_->qvel + m_->nv);
@@ -317,6 +326,7 @@ class Fetch : public GoalEnv {
   std::array<double, 3> initial_grip_{}, goal_{};
   double height_offset_ = 0.0, initial_time_ = 0.0;
   std::vector<double> initial_qpos_, initial_qvel_;
+  mjData* start_ = nullptr;  // the state after Setup (the raw ceiling's start)
   Spec spec_;
 };
 

@@ -8,6 +8,8 @@
 #define ENVPOOL_MUJOCO_ROBOTICS_GOAL_ENV_H_
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -60,7 +62,51 @@ struct GoalSpec : MujocoSpec {
   void FinishBox(const MujocoEnv& env, int action_dim) { robotics::FinishBox(this, env, action_dim); }
 };
 
+// The bench's raw ceiling for a task whose episodes start from a state of
+// its own (Fetch's arm after its setup): bare copies of the env's model and
+// of that state, frame_skip mj_steps per call with random ctrl, back to the
+// state every `episode` calls.
+inline std::function<void()> MakeRawStepperFrom(const mjModel* model, const mjData* start, int frame_skip, int episode,
+                                                uint64_t seed) {
+  struct Raw {
+    mjModel* m = nullptr;
+    mjData* start = nullptr;
+    mjData* d = nullptr;
+    std::mt19937_64 rng;
+    int steps = 0;
+    ~Raw() {
+      if (d) mj_deleteData(d);
+      if (start) mj_deleteData(start);
+      if (m) mj_deleteModel(m);
+    }
+  };
+  auto raw = std::make_shared<Raw>();
+  raw->m = mj_copyModel(nullptr, model);
+  if (raw->m == nullptr) throw std::runtime_error("MuJoCo allocation failed");
+  raw->start = mj_copyData(nullptr, raw->m, start);
+  raw->d = mj_copyData(nullptr, raw->m, start);
+  if (raw->start == nullptr || raw->d == nullptr) throw std::runtime_error("MuJoCo allocation failed");
+  raw->rng.seed(seed);
+  return [raw, frame_skip, episode] {
+    mjModel* m = raw->m;
+    mjData* d = raw->d;
+    for (int i = 0; i < m->nu; ++i) {
+      const double u = static_cast<double>(raw->rng() >> 11) * 0x1.0p-53;
+      d->ctrl[i] = m->actuator_ctrlrange[2 * i] + (m->actuator_ctrlrange[2 * i + 1] - m->actuator_ctrlrange[2 * i]) * u;
+    }
+    for (int k = 0; k < frame_skip; ++k) mj_step(m, d);
+    if (++raw->steps >= episode) {
+      raw->steps = 0;
+      mj_copyData(d, m, raw->start);
+    }
+  };
+}
+
 class GoalEnv : public MujocoEnv {
+ public:
+  // The bench's raw ceiling (Family::make_raw_stepper).
+  virtual std::function<void()> RawStepper(uint64_t seed) const { return MakeRawStepper(*this, seed); }
+
  protected:
   GoalEnv(const Config& c, int frame_skip, int min_nq, int min_nv) : MujocoEnv(c, frame_skip, min_nq, min_nv) {
     // The pixel observation replaces "obs"; these tasks observe a dict.

@@ -93,10 +93,12 @@ class PointMaze : public GoalEnv {
     ClearDraws();
     // PointEnv.step: the action clipped to [-1, 1] (NaN passes: MuJoCo
     // zeroes a non-finite ctrl with a warning, as in the reference), the
-    // velocity clipped to [-5, 5] through set_state (an mj_forward), then
-    // one mj_step.
+    // velocity clipped to [-5, 5], then one mj_step. The reference clips
+    // through set_state, whose mj_forward computes nothing that mj_step does
+    // not compute again from the same qpos, qvel and warm start (it leaves
+    // qacc_warmstart alone): skipping it halves the physics and changes no
+    // bit (the replay tests compare every step bit for bit).
     for (int i = 0; i < 2; ++i) d_->qvel[i] = std::clamp(d_->qvel[i], -5.0, 5.0);
-    mj_forward(m_, d_);
     for (int i = 0; i < 2; ++i) {
       const float x = a[i];
       d_->ctrl[i] = std::isnan(x) ? x : std::clamp(x, -1.0f, 1.0f);

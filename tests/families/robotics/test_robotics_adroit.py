@@ -108,6 +108,14 @@ def test_bad_options_are_value_errors(options: dict, match: str) -> None:
         envpool.make("AdroitHandDoor-v1", env_type="gymnasium", num_envs=1, **options)
 
 
+def test_reward_type_is_read_in_either_case() -> None:
+    """The reference lower-cases reward_type: "Sparse" is the sparse reward."""
+    env = envpool.make("AdroitHandDoor-v1", env_type="gymnasium", num_envs=1, reward_type="Sparse")
+    env.reset()
+    assert env.step(np.zeros((1, 28), np.float32))[1][0] == np.float32(-0.1)
+    env.close()
+
+
 def test_non_finite_actions_match_reference() -> None:
     """inf clips to the bound; a NaN becomes a NaN ctrl, which MuJoCo zeroes (with a
     warning) in both; the pool stays usable."""
