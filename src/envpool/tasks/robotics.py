@@ -237,14 +237,19 @@ for _name, _maze, _steps in _MAZES:
 # -- Fetch ----------------------------------------------------------------------------
 
 
-def _prepare_fetch(config: dict[str, Any], user: collections.abc.Mapping[str, Any]) -> None:
+def _prepare_assets(config: dict[str, Any], user: collections.abc.Mapping[str, Any]) -> None:
+    """The tasks whose model is a file of the package's assets (Fetch, Adroit)."""
     _need_package()
     if not config.get("assets_dir"):
         config["assets_dir"] = _ASSETS
+    _mujoco.PYTHON.prepare(config, user)
+
+
+def _prepare_fetch(config: dict[str, Any], user: collections.abc.Mapping[str, Any]) -> None:
     for key in ("target_offset", "initial_slide", "initial_object"):
         if key in config and not isinstance(config[key], str):
             config[key] = [float(v) for v in np.ravel(config[key])]
-    _mujoco.PYTHON.prepare(config, user)
+    _prepare_assets(config, user)
 
 
 def _fetch_compute_reward(pool: Any, achieved_goal: Any, desired_goal: Any, info: Any = None) -> np.ndarray:
@@ -330,14 +335,7 @@ for _name, _constants in _FETCH.items():
 # -- Adroit ---------------------------------------------------------------------------
 
 
-def _prepare_adroit(config: dict[str, Any], user: collections.abc.Mapping[str, Any]) -> None:
-    _need_package()
-    if not config.get("assets_dir"):
-        config["assets_dir"] = _ASSETS
-    _mujoco.PYTHON.prepare(config, user)
-
-
-ADROIT_PYTHON = PythonSide(prepare=_prepare_adroit)
+ADROIT_PYTHON = PythonSide(prepare=_prepare_assets)
 
 # task -> its env's DEFAULT_CAMERA_CONFIG
 _ADROIT_CAMERAS = {
