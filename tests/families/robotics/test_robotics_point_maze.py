@@ -105,7 +105,14 @@ def test_matches_reference(task: str, maze: str, reward: str) -> None:
     assert seen["episodes"] >= 3
 
 
-@pytest.mark.parametrize("maze", ["OPEN", "U_MAZE", "MEDIUM_MAZE_DIVERSE_GR"])
+@pytest.mark.parametrize(
+    "maze",
+    [
+        "OPEN",
+        pytest.param("U_MAZE", marks=pytest.mark.slow),
+        pytest.param("MEDIUM_MAZE_DIVERSE_GR", marks=pytest.mark.slow),
+    ],
+)
 @pytest.mark.parametrize("reward", ["sparse", "dense"])
 def test_options_match_reference(maze: str, reward: str) -> None:
     """continuing_task=False (terminates at the goal) and reset_target=True (a reached
