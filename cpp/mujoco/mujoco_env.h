@@ -160,7 +160,10 @@ struct MujocoSpec : EnvSpec {
   // model_info: one key per randomized field (info "model_<field>").
   std::vector<StateKey<double>> model_info;
 
-  explicit MujocoSpec(int obs_size) : obs(AddState<double>("obs", {obs_size})) {}
+  explicit MujocoSpec(int obs_size) : MujocoSpec("obs", obs_size) {}
+  // A dict observation's main key ("obs:observation" for the goal
+  // environments of cpp/mujoco/robotics/, which add their goal keys).
+  MujocoSpec(const std::string& obs_key, int obs_size) : obs(AddState<double>(obs_key, {obs_size})) {}
   StateKey<double> Info(const std::string& name) {
     infos.push_back(AddState<double>("info:" + name, {}));
     return infos.back();
@@ -232,6 +235,14 @@ class MujocoEnv : public Env, public NamedArrays {
   // An info key this version lacks has index -1; its value is dropped.
   static void SetInfo(const StateRow& out, StateKey<double> key, double v) {
     if (key.index >= 0) *out[key] = v;
+  }
+
+  // The env's own model copy, for a task that edits its model as its
+  // reference does (Fetch's weld poses), without mj_setConst.
+  mjModel* OwnModel() {
+    mjModel* m = model_->Writable();
+    ModelChanged();
+    return m;
   }
 
   int BodyId(const char* name) const;

@@ -39,6 +39,9 @@
 #include "cpp/mujoco/gym/swimmer.h"
 #include "cpp/mujoco/gym/walker2d.h"
 #include "cpp/mujoco/mujoco_env.h"
+#include "cpp/mujoco/robotics/adroit.h"
+#include "cpp/mujoco/robotics/fetch.h"
+#include "cpp/mujoco/robotics/point_maze.h"
 
 namespace {
 
@@ -64,6 +67,25 @@ void RegisterGym(const std::string& name) {
     f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
     envpool::RegisterFamily(std::move(f));
   }
+}
+
+// A Gymnasium-Robotics task: one family (its ids, e.g. the mazes and reward
+// types, are registered in envpool/tasks/robotics.py).
+template <class Task>
+void RegisterRobotics(const std::string& name) {
+  Config defaults = Task::Defaults(4);
+  envpool::mujoco::AddRenderDefaults(&defaults, Task::DefaultCameraConfig(4));
+  envpool::Family f{
+      name,
+      std::move(defaults),
+      [](const Config& c) -> envpool::EnvSpec { return Task(c, 4).spec(); },
+      [](const Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Task>(c, 4); },
+      [](const Config& c, uint64_t seed) { return Task(c, 4).RawStepper(seed); },
+  };
+  f.kind = "robotics";
+  f.task_module = "envpool.tasks.robotics";
+  f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
+  envpool::RegisterFamily(std::move(f));
 }
 
 // A dm_control domain: one family, its tasks selected by task_name.
@@ -98,6 +120,9 @@ void Register() {
   RegisterGym<mj::gym::Reacher>("Reacher");
   RegisterGym<mj::gym::Swimmer>("Swimmer");
   RegisterGym<mj::gym::Walker2d>("Walker2d");
+  RegisterRobotics<mj::robotics::Adroit>("Adroit");
+  RegisterRobotics<mj::robotics::Fetch>("Fetch");
+  RegisterRobotics<mj::robotics::PointMaze>("PointMaze");
   RegisterDmc<mj::dmc::Acrobot>("Acrobot");
   RegisterDmc<mj::dmc::BallInCup>("BallInCup");
   RegisterDmc<mj::dmc::Cartpole>("Cartpole");

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections.abc
 import contextlib
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -74,6 +75,9 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         # engine when nothing is added in Python (saves a call per step).
         self._direct = self._results is None and self._action_leaves is None
         self._xla_slot: Any = None  # this pool's place in the XLA registry, once xla() is called
+        # The task's own pool methods (PythonSide.methods), bound to this pool.
+        for name, method in task_of(self.spec).python.methods.items():
+            setattr(self, name, functools.partial(method, self))
 
     def _check_spec(self, spec: Any) -> None:
         """Refuses what this interface cannot run, before any thread, process or Ray

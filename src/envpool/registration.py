@@ -48,7 +48,8 @@ class PythonSide:
     resolved engine and Python options). ``results(spec, num_envs)``: None, or a
     function a pool applies to every engine batch it returns. ``action_mismatch_hint``:
     added to the error of a multi-task pool whose tasks of this family have different
-    action arrays."""
+    action arrays. ``methods``: pool methods the task adds, name -> ``function(pool, *args)``
+    (e.g. the goal environments' ``compute_reward``)."""
 
     defaults: Mapping[str, Any] = field(default_factory=dict)
     check: Callable[[dict[str, Any]], None] | None = None
@@ -56,6 +57,7 @@ class PythonSide:
     state_spec: Callable[[list[tuple], Mapping[str, Any]], list[tuple]] | None = None
     results: Callable[[Any, int], Callable[[Any], Any] | None] | None = None
     action_mismatch_hint: str = ""
+    methods: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -870,16 +870,16 @@ def _short(x: Any) -> str:
 def _fuzz_tasks() -> list[str]:
     """From the registry (so a new kind of env is fuzzed at once): for each kind, the
     first family's task with a discrete action and the first with a continuous one,
-    among families whose observation is one array (the model checks one obs array; a
-    kind whose first family has dict observations, dm_control's, is left to its own
-    tests)."""
+    among families whose observation is one array (the model checks one obs array;
+    families with dict observations, dm_control's and the goal environments', are left to
+    their own tests)."""
     out = []
     for k in sorted({m["kind"] for m in _envpool.families().values()} - {"testing", "python_env"}):
         found: dict[bool, str] = {}
         for task in _registry.one_per_family(_registry.tasks(k)):
             spec = envpool.make_spec(task)
             if not isinstance(spec.observation_space, (gymnasium.spaces.Box, gymnasium.spaces.Discrete)):
-                break
+                continue
             found.setdefault(hasattr(spec.action_space, "n"), task)
             if len(found) == 2:
                 break

@@ -32,6 +32,7 @@ PATHS = {
     "envpool.mujoco.dmc.registration": "envpool.tasks.dmc",
     "envpool.mujoco.metaworld.registration": "envpool.tasks.metaworld",
     "envpool.procgen.registration": "envpool.tasks.procgen",
+    "envpool.mujoco.robotics.registration": "envpool.tasks.robotics",
 }
 
 
