@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,9 +50,9 @@ class BipedalWalker : public Box2DEnv {
 
   struct Spec : EnvSpec {
     StateKey<float> obs =
-        AddState<float>("obs", {24}, {-M_PI, -5.0, -5.0, -5.0, -M_PI, -5.0, -M_PI, -5.0, -0.0, -M_PI, -5.0, -M_PI,
+        AddState<float>("obs", {24}, {-std::numbers::pi, -5.0, -5.0, -5.0, -std::numbers::pi, -5.0, -std::numbers::pi, -5.0, -0.0, -std::numbers::pi, -5.0, -std::numbers::pi,
                                       -5.0,  -0.0, -1.0, -1.0, -1.0,  -1.0, -1.0,  -1.0, -1.0, -1.0,  -1.0, -1.0},
-                        {M_PI, 5.0, 5.0, 5.0, M_PI, 5.0, M_PI, 5.0, 5.0, M_PI, 5.0, M_PI,
+                        {std::numbers::pi, 5.0, 5.0, 5.0, std::numbers::pi, 5.0, std::numbers::pi, 5.0, 5.0, std::numbers::pi, 5.0, std::numbers::pi,
                          5.0,  5.0, 1.0, 1.0, 1.0,  1.0, 1.0,  1.0, 1.0, 1.0,  1.0, 1.0});
     ActionKey<float> action = AddAction<float>("action", {4}, {-1.0, -1.0, -1.0, -1.0}, {1.0, 1.0, 1.0, 1.0});
     DrawKeys draws;
