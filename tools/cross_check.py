@@ -68,6 +68,8 @@ TESTS = ["tests/core/cpp/test_core.cc", "tests/platform/cpp/test_platform.cc"]
 def compiler(target: str) -> list[str] | None:
     if target == "windows":
         return [MINGW] if shutil.which(MINGW) else None
+    if target == "linux":
+        return [shutil.which("g++") or "c++"]
     if importlib.util.find_spec("ziglang") is None:
         return None
     # zig adds flags a -c compile leaves unused.
@@ -100,6 +102,8 @@ def sources(target: str) -> list[str]:
     found = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "cpp").rglob("*.cc"))
     if target != "linux":
         found = [s for s in found if s not in LINUX_ONLY]
+    else:
+        found = [s for s in found if s != "cpp/mujoco/render_unsupported.cc"]
     return found + TESTS
 
 
@@ -141,7 +145,7 @@ def dependency_includes(cache: Path) -> dict[str, list[str]]:
             inc["xla"] = [str(xla)]
     ale = _sdist(cache, "ENVPOOL_ALE_SDIST", f"ale-py=={ALE_VERSION}", f"ale_py-{ALE_VERSION}")
     gen = cache / "ale_generated"
-    version = gen / "ale" / "version.hpp"
+    version = gen / "version.hpp"  # ale_interface.hpp includes "version.hpp"
     if not version.exists():
         version.parent.mkdir(parents=True, exist_ok=True)
         text = (ale / "src/ale/version.hpp.in").read_text()
@@ -213,14 +217,14 @@ def compile_command(target: str, source: str, inc: dict[str, list[str]], pyinc: 
     return [*cmd, "-c", str(ROOT / source), "-o", str(out)]
 
 
-def check_tree(targets: list[str], cache: Path, jobs: int) -> bool:
+def check_tree(targets: list[str], cache: Path, jobs: int, only: str | None = None) -> bool:
     inc = dependency_includes(cache)
     ok = True
     for target in targets:
         pyinc = python_include(target, cache)
         objs = cache / f"obj-{target}"
         objs.mkdir(parents=True, exist_ok=True)
-        srcs = sources(target)
+        srcs = [s for s in sources(target) if not only or only in s]
 
         def one(src: str, target: str = target, pyinc: str = pyinc, objs: Path = objs) -> tuple[str, str]:
             out = objs / (src.replace("/", "_") + ".o")
@@ -268,8 +272,8 @@ def check_wine(cache: Path, only: str | None) -> bool:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["tree", "wine"])
-    ap.add_argument("--target", choices=["windows", "macos"], action="append")
-    ap.add_argument("--only", choices=["core", "platform"], help="wine: run only this test")
+    ap.add_argument("--target", choices=["windows", "macos", "linux"], action="append")
+    ap.add_argument("--only", help="tree: only sources whose path contains this; wine: core or platform")
     ap.add_argument("--cache", type=Path, default=ROOT / "build" / "cross", help="downloads, objects, wine prefix")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
@@ -282,7 +286,7 @@ def main() -> int:
             return 2
     if args.what == "wine":
         return 0 if check_wine(args.cache, args.only) else 1
-    return 0 if check_tree(args.target or ["windows", "macos"], args.cache, args.jobs) else 1
+    return 0 if check_tree(args.target or ["windows", "macos"], args.cache, args.jobs, args.only) else 1
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import multiprocessing.connection
 import os
 import pickle
 import secrets
+import sys
 import threading
 import weakref
 from dataclasses import dataclass
@@ -106,6 +107,11 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
     process) for its spaces, reset info, TimeLimit and frame size."""
     from envpool import _envpool
 
+    if sys.platform == "win32":
+        raise NotImplementedError(
+            "pools of Python envs (python:<id>, env_fn) are not available on Windows: their worker processes share "
+            "POSIX shared memory (Linux and macOS only); use gymnasium's vector envs there"
+        )
     config = dict(config)
     render_mode_given = "render_mode" in config
     py_opts = {k: config.pop(k, v) for k, v in _config.PY_DEFAULTS.items()}
@@ -121,7 +127,7 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
     num_envs = int(engine.setdefault("num_envs", 1))
     workers = opts["num_workers"]
     if workers is None:
-        workers = min(num_envs, len(os.sched_getaffinity(0)))
+        workers = min(num_envs, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
     if not isinstance(workers, (int, np.integer)) or isinstance(workers, bool) or not 1 <= workers <= num_envs:
         raise MakeError(f"num_workers must be an int in [1, num_envs={num_envs}], got {workers!r}")
     if isinstance(task_id, str):
