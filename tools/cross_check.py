@@ -5,10 +5,13 @@
       binding, every family, the C++ tests) with -Wall -Wextra -Werror, to
       object files (not linked: there is no CPython library of the target
       here).
-  python tools/cross_check.py wine  [--only core|platform]
+  python tools/cross_check.py wine  [--only core|platform|mujoco]
       builds the engine's C++ core tests (tests/core/cpp/test_core.cc) and
       the platform tests (tests/platform/cpp/test_platform.cc) for Windows,
       statically linked, and runs them under wine64; each must print "all ok".
+      mujoco: links tests/platform/cpp/mujoco_link.cc against the mujoco
+      wheel's Windows mujoco.dll (pip download) directly and through an
+      import library made from its exports, and runs it under wine64.
 
 Toolchains: Debian's mingw-w64 (x86_64-w64-mingw32-g++-posix: the posix
 thread model, which has std::thread) and wine64; PyPI's ziglang (its clang
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import importlib.metadata
 import importlib.util
 import os
 import re
@@ -252,8 +256,56 @@ def run_wine(exe: Path, cache: Path, timeout: float = 900) -> subprocess.Complet
     return subprocess.run([wine(), str(exe)], capture_output=True, text=True, timeout=timeout, env=env)
 
 
+def mujoco_dll(cache: Path) -> Path:
+    """The mujoco wheel for Windows (pip download), unpacked: its mujoco.dll."""
+    dll = cache / "mujoco-win" / "mujoco" / "mujoco.dll"
+    if not dll.exists():
+        import zipfile
+
+        version = importlib.metadata.version("mujoco")
+        dl = cache / "download-win"
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--platform", "win_amd64",
+             "--python-version", "3.11", f"mujoco=={version}", "-d", str(dl)],
+            check=True,
+            capture_output=True,
+        )
+        with zipfile.ZipFile(next(dl.glob(f"mujoco-{version}-*win_amd64.whl"))) as z:
+            z.extract("mujoco/mujoco.dll", cache / "mujoco-win")
+    return dll
+
+
+def check_mujoco_dll(cache: Path) -> bool:
+    """The wheel's mujoco.dll has no import library: links a program against it
+    both ways the build does (GNU ld on the DLL; an import library made from
+    dll_exports.py's .def, here by dlltool as lib.exe would) and runs it."""
+    sys.path.insert(0, str(ROOT / "third_party" / "mujoco"))
+    import dll_exports
+
+    dll = mujoco_dll(cache)
+    folder = dll.parent
+    (folder / "mujoco.def").write_text(
+        "LIBRARY mujoco.dll\nEXPORTS\n" + "".join(f"  {n}\n" for n in dll_exports.exported_names(dll.read_bytes()))
+    )
+    subprocess.run(["x86_64-w64-mingw32-dlltool", "-d", str(folder / "mujoco.def"), "-l", str(folder / "libmujoco_def.a")],
+                   check=True)
+    include = Path(importlib.util.find_spec("mujoco").origin).parent / "include"
+    ok = True
+    for how, lib in (("the DLL", dll), ("an import library from its exports", folder / "libmujoco_def.a")):
+        exe = folder / "mujoco_link.exe"
+        subprocess.run([*compiler("windows"), *FLAGS, "-isystem", str(include), str(ROOT / "tests/platform/cpp/mujoco_link.cc"),
+                        "-o", str(exe), str(lib), "-static-libstdc++", "-static-libgcc", "-static"], check=True)
+        r = run_wine(exe, cache)
+        passed = r.returncode == 0 and "all ok" in r.stdout
+        print(f"wine64 {'ok  ' if passed else 'FAIL'} mujoco_link.cc linked against {how} (exit {r.returncode})", flush=True)
+        ok = ok and passed
+    return ok
+
+
 def check_wine(cache: Path, only: str | None) -> bool:
     ok = True
+    if only in (None, "mujoco"):
+        ok = check_mujoco_dll(cache)
     for source in TESTS:
         if only and only not in source:
             continue
@@ -273,7 +325,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["tree", "wine"])
     ap.add_argument("--target", choices=["windows", "macos", "linux"], action="append")
-    ap.add_argument("--only", help="tree: only sources whose path contains this; wine: core or platform")
+    ap.add_argument("--only", help="tree: only sources whose path contains this; wine: core, platform or mujoco")
     ap.add_argument("--cache", type=Path, default=ROOT / "build" / "cross", help="downloads, objects, wine prefix")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()

@@ -74,3 +74,11 @@ def test_whole_tree_compiles(target: str) -> None:
                        capture_output=True, text=True, timeout=3600)
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-2000:]
     assert f"{target}: {len(cross_check.sources(target))} translation units" in r.stdout
+
+
+@pytest.mark.slow
+def test_mujoco_windows_dll_links_and_runs_under_wine(tmp_path: Path) -> None:
+    """The mujoco wheel's mujoco.dll (no import library): linked directly and through an
+    import library made from its exports (third_party/mujoco/dll_exports.py)."""
+    _needs("wine")
+    assert cross_check.check_mujoco_dll(ROOT / "build" / "cross")
