@@ -154,8 +154,13 @@ def dependency_includes(cache: Path) -> dict[str, list[str]]:
         version.parent.mkdir(parents=True, exist_ok=True)
         text = (ale / "src/ale/version.hpp.in").read_text()
         major, minor, patch = ALE_VERSION.split(".")
-        for k, v in {"ALE_VERSION": ALE_VERSION, "ALE_VERSION_MAJOR": major, "ALE_VERSION_MINOR": minor,
-                     "ALE_VERSION_PATCH": patch, "ALE_VERSION_GIT_SHA": ""}.items():
+        for k, v in {
+            "ALE_VERSION": ALE_VERSION,
+            "ALE_VERSION_MAJOR": major,
+            "ALE_VERSION_MINOR": minor,
+            "ALE_VERSION_PATCH": patch,
+            "ALE_VERSION_GIT_SHA": "",
+        }.items():
             text = text.replace(f"@{k}@", v)
         version.write_text(text)
     inc["cpp/atari"] = [str(gen), str(ale / "src"), str(ale / "src/ale")]
@@ -207,7 +212,9 @@ def python_include(target: str, cache: Path) -> str:
     return str(shim)
 
 
-def compile_command(target: str, source: str, inc: dict[str, list[str]], pyinc: str, out: Path) -> list[str]:
+def compile_command(
+    target: str, source: str, inc: dict[str, list[str]], pyinc: str, out: Path, syntax_only: bool = False
+) -> list[str]:
     cmd = [*compiler(target), *FLAGS, *SOURCE_FLAGS.get(source, []), f"-I{ROOT}"]
     dirs = [pyinc, *inc[""]]
     for folder, paths in inc.items():
@@ -218,10 +225,12 @@ def compile_command(target: str, source: str, inc: dict[str, list[str]], pyinc: 
         cmd.append("-DENVPOOL_WITH_XLA")
     for d in dirs:
         cmd += ["-isystem", d]
+    if syntax_only:
+        return [*cmd, "-fsyntax-only", str(ROOT / source)]
     return [*cmd, "-c", str(ROOT / source), "-o", str(out)]
 
 
-def check_tree(targets: list[str], cache: Path, jobs: int, only: str | None = None) -> bool:
+def check_tree(targets: list[str], cache: Path, jobs: int, only: str | None = None, syntax_only: bool = False) -> bool:
     inc = dependency_includes(cache)
     ok = True
     for target in targets:
@@ -232,7 +241,8 @@ def check_tree(targets: list[str], cache: Path, jobs: int, only: str | None = No
 
         def one(src: str, target: str = target, pyinc: str = pyinc, objs: Path = objs) -> tuple[str, str]:
             out = objs / (src.replace("/", "_") + ".o")
-            r = subprocess.run(compile_command(target, src, inc, pyinc, out), capture_output=True, text=True)
+            cmd = compile_command(target, src, inc, pyinc, out, syntax_only)
+            r = subprocess.run(cmd, capture_output=True, text=True)
             return src, "" if r.returncode == 0 else (r.stderr or r.stdout)[-4000:]
 
         with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
@@ -241,13 +251,23 @@ def check_tree(targets: list[str], cache: Path, jobs: int, only: str | None = No
                 if err:
                     ok = False
                     print(err)
-        print(f"{target}: {len(srcs)} translation units, flags {' '.join(FLAGS)}", flush=True)
+        mode = "-fsyntax-only" if syntax_only else "-c"
+        print(f"{target}: {len(srcs)} translation units, flags {' '.join(FLAGS)} {mode}", flush=True)
     return ok
 
 
 def build_windows_test(source: str, out: Path) -> None:
-    cmd = [*compiler("windows"), *FLAGS, *SOURCE_FLAGS.get(source, []), f"-I{ROOT}", str(ROOT / source),
-           "-o", str(out), "-static", "-lsynchronization"]
+    cmd = [
+        *compiler("windows"),
+        *FLAGS,
+        *SOURCE_FLAGS.get(source, []),
+        f"-I{ROOT}",
+        str(ROOT / source),
+        "-o",
+        str(out),
+        "-static",
+        "-lsynchronization",
+    ]
     subprocess.run(cmd, check=True)
 
 
@@ -265,8 +285,21 @@ def mujoco_dll(cache: Path) -> Path:
         version = importlib.metadata.version("mujoco")
         dl = cache / "download-win"
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--platform", "win_amd64",
-             "--python-version", "3.11", f"mujoco=={version}", "-d", str(dl)],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--platform",
+                "win_amd64",
+                "--python-version",
+                "3.11",
+                f"mujoco=={version}",
+                "-d",
+                str(dl),
+            ],
             check=True,
             capture_output=True,
         )
@@ -287,17 +320,36 @@ def check_mujoco_dll(cache: Path) -> bool:
     (folder / "mujoco.def").write_text(
         "LIBRARY mujoco.dll\nEXPORTS\n" + "".join(f"  {n}\n" for n in dll_exports.exported_names(dll.read_bytes()))
     )
-    subprocess.run(["x86_64-w64-mingw32-dlltool", "-d", str(folder / "mujoco.def"), "-l", str(folder / "libmujoco_def.a")],
-                   check=True)
+    subprocess.run(
+        ["x86_64-w64-mingw32-dlltool", "-d", str(folder / "mujoco.def"), "-l", str(folder / "libmujoco_def.a")],
+        check=True,
+    )
     include = Path(importlib.util.find_spec("mujoco").origin).parent / "include"
     ok = True
     for how, lib in (("the DLL", dll), ("an import library from its exports", folder / "libmujoco_def.a")):
         exe = folder / "mujoco_link.exe"
-        subprocess.run([*compiler("windows"), *FLAGS, "-isystem", str(include), str(ROOT / "tests/platform/cpp/mujoco_link.cc"),
-                        "-o", str(exe), str(lib), "-static-libstdc++", "-static-libgcc", "-static"], check=True)
+        subprocess.run(
+            [
+                *compiler("windows"),
+                *FLAGS,
+                "-isystem",
+                str(include),
+                str(ROOT / "tests/platform/cpp/mujoco_link.cc"),
+                "-o",
+                str(exe),
+                str(lib),
+                "-static-libstdc++",
+                "-static-libgcc",
+                "-static",
+            ],
+            check=True,
+        )
         r = run_wine(exe, cache)
         passed = r.returncode == 0 and "all ok" in r.stdout
-        print(f"wine64 {'ok  ' if passed else 'FAIL'} mujoco_link.cc linked against {how} (exit {r.returncode})", flush=True)
+        print(
+            f"wine64 {'ok  ' if passed else 'FAIL'} mujoco_link.cc linked against {how} (exit {r.returncode})",
+            flush=True,
+        )
         ok = ok and passed
     return ok
 
@@ -328,6 +380,7 @@ def main() -> int:
     ap.add_argument("--only", help="tree: only sources whose path contains this; wine: core, platform or mujoco")
     ap.add_argument("--cache", type=Path, default=ROOT / "build" / "cross", help="downloads, objects, wine prefix")
     ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--syntax-only", action="store_true", help="tree: parse and check only (no code generation)")
     args = ap.parse_args()
     args.cache.mkdir(parents=True, exist_ok=True)
     needs = ["wine"] if args.what == "wine" else (args.target or ["windows", "macos"])
@@ -338,7 +391,9 @@ def main() -> int:
             return 2
     if args.what == "wine":
         return 0 if check_wine(args.cache, args.only) else 1
-    return 0 if check_tree(args.target or ["windows", "macos"], args.cache, args.jobs, args.only) else 1
+    return (
+        0 if check_tree(args.target or ["windows", "macos"], args.cache, args.jobs, args.only, args.syntax_only) else 1
+    )
 
 
 if __name__ == "__main__":

@@ -48,8 +48,9 @@ class LunarLander : public Box2DEnv {
   }
 
   struct Spec : EnvSpec {
-    StateKey<float> obs = AddState<float>("obs", {8}, {-2.5, -2.5, -10.0, -10.0, -2 * std::numbers::pi, -10.0, -0.0, -0.0},
-                                          {2.5, 2.5, 10.0, 10.0, 2 * std::numbers::pi, 10.0, 1.0, 1.0});
+    StateKey<float> obs =
+        AddState<float>("obs", {8}, {-2.5, -2.5, -10.0, -10.0, -2 * std::numbers::pi, -10.0, -0.0, -0.0},
+                        {2.5, 2.5, 10.0, 10.0, 2 * std::numbers::pi, 10.0, 1.0, 1.0});
     bool continuous;
     ActionKey<int32_t> discrete;
     ActionKey<float> box;

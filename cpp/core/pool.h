@@ -234,7 +234,8 @@ class EnvPool : private BatchRing::Host {
       const std::size_t bytes = BatchBytes(*render_layout_, std::max(n, 1));
       char* mem = static_cast<char*>(platform::AlignedAlloc(64, (bytes + 63) / 64 * 64));
       if (mem == nullptr) throw std::bad_alloc();
-      batch = std::make_shared<StateBatch>(*render_layout_, std::max(n, 1), n, std::shared_ptr<char>(mem, platform::AlignedFree));
+      batch = std::make_shared<StateBatch>(*render_layout_, std::max(n, 1), n,
+                                           std::shared_ptr<char>(mem, platform::AlignedFree));
       Queue(Task::kRender, env_ids, n, nullptr, nullptr, batch.get());
     }
     Wait(batch);

@@ -17,7 +17,8 @@ namespace envpool::platform {
 inline void* OpenLibrary(const std::string& path, std::string* error) {
 #if defined(ENVPOOL_WINDOWS)
   HMODULE h = LoadLibraryA(path.c_str());
-  if (h == nullptr && error != nullptr) *error = "LoadLibrary failed (Windows error " + std::to_string(GetLastError()) + ")";
+  if (h == nullptr && error != nullptr)
+    *error = "LoadLibrary failed (Windows error " + std::to_string(GetLastError()) + ")";
   return reinterpret_cast<void*>(h);
 #else
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -101,8 +101,10 @@ std::vector<std::string> LoadFamilies(const std::string& path) {
     }
   } closer{handle};
   auto abi = reinterpret_cast<const char* (*)()>(envpool::platform::LibrarySymbol(handle, "envpool_extension_abi"));
-  auto compiler = reinterpret_cast<const char* (*)()>(envpool::platform::LibrarySymbol(handle, "envpool_extension_compiler"));
-  auto entry = reinterpret_cast<int (*)(void*, const char**)>(envpool::platform::LibrarySymbol(handle, "envpool_extension_families"));
+  auto compiler =
+      reinterpret_cast<const char* (*)()>(envpool::platform::LibrarySymbol(handle, "envpool_extension_compiler"));
+  auto entry = reinterpret_cast<int (*)(void*, const char**)>(
+      envpool::platform::LibrarySymbol(handle, "envpool_extension_families"));
   if (abi == nullptr || compiler == nullptr || entry == nullptr)
     throw py::import_error("'" + path +
                            "' is not an envpool extension (it has no envpool_extension_* entry points: build it with "

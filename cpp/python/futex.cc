@@ -48,8 +48,7 @@ std::atomic<uint32_t>* Word(char* p) { return reinterpret_cast<std::atomic<uint3
 // at each result; u32 @20 counts its sleepers) as there are results.
 void Wake(char* base, std::vector<char*>& slots) {
   for (char* s : slots)
-    if (Word(s + 52)->exchange(0, std::memory_order_seq_cst) != 0)
-      platform::WakeSharedWord(Word(s + 4), INT_MAX);
+    if (Word(s + 52)->exchange(0, std::memory_order_seq_cst) != 0) platform::WakeSharedWord(Word(s + 4), INT_MAX);
   if (!slots.empty() && Word(base + 20)->load(std::memory_order_seq_cst) != 0)
     platform::WakeSharedWord(Word(base + 16), static_cast<int>(slots.size()));
   slots.clear();
@@ -276,9 +275,7 @@ void RegisterFutex(py::module_& m) {
       py::arg("addr"), "Bump the uint32 at addr (atomically) and wake its waiters");
   m.def(
       "_futex_wake",
-      [](uintptr_t addr) {
-        platform::WakeSharedWord(reinterpret_cast<std::atomic<uint32_t>*>(addr), INT_MAX);
-      },
+      [](uintptr_t addr) { platform::WakeSharedWord(reinterpret_cast<std::atomic<uint32_t>*>(addr), INT_MAX); },
       py::arg("addr"), "Wake the waiters on the uint32 at addr");
 }
 

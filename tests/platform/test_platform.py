@@ -59,8 +59,16 @@ def test_windows_build_passes_under_wine(tmp_path: Path, source: str) -> None:
 def test_compiles_for_macos_arm64(tmp_path: Path, source: str) -> None:
     _needs("macos")
     out = tmp_path / "test.o"
-    cmd = [*cross_check.compiler("macos"), *cross_check.FLAGS, *cross_check.SOURCE_FLAGS.get(source, []),
-           f"-I{ROOT}", "-c", str(ROOT / source), "-o", str(out)]
+    cmd = [
+        *cross_check.compiler("macos"),
+        *cross_check.FLAGS,
+        *cross_check.SOURCE_FLAGS.get(source, []),
+        f"-I{ROOT}",
+        "-c",
+        str(ROOT / source),
+        "-o",
+        str(out),
+    ]
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-4000:]
     assert out.read_bytes()[:4] == bytes.fromhex("cffaedfe")  # a 64-bit Mach-O object
@@ -70,8 +78,12 @@ def test_compiles_for_macos_arm64(tmp_path: Path, source: str) -> None:
 @pytest.mark.parametrize("target", ["windows", "macos"])
 def test_whole_tree_compiles(target: str) -> None:
     _needs(target)
-    r = subprocess.run([sys.executable, str(ROOT / "tools" / "cross_check.py"), "tree", "--target", target],
-                       capture_output=True, text=True, timeout=3600)
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "cross_check.py"), "tree", "--target", target],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-2000:]
     assert f"{target}: {len(cross_check.sources(target))} translation units" in r.stdout
 

@@ -127,7 +127,9 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
     num_envs = int(engine.setdefault("num_envs", 1))
     workers = opts["num_workers"]
     if workers is None:
-        workers = min(num_envs, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+        workers = min(
+            num_envs, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        )
     if not isinstance(workers, (int, np.integer)) or isinstance(workers, bool) or not 1 <= workers <= num_envs:
         raise MakeError(f"num_workers must be an int in [1, num_envs={num_envs}], got {workers!r}")
     if isinstance(task_id, str):

@@ -23,12 +23,12 @@
 namespace p = envpool::platform;
 using Clock = std::chrono::steady_clock;
 
-#define CHECK(cond)                                                           \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
+#define CHECK(cond)                                                                 \
+  do {                                                                              \
+    if (!(cond)) {                                                                  \
       std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::exit(1);                                                           \
-    }                                                                         \
+      std::exit(1);                                                                 \
+    }                                                                               \
   } while (0)
 
 constexpr int kRounds = 2000;
