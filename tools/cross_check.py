@@ -76,8 +76,12 @@ def compiler(target: str) -> list[str] | None:
         return [shutil.which("g++") or "c++"]
     if importlib.util.find_spec("ziglang") is None:
         return None
-    # zig adds flags a -c compile leaves unused.
-    return [sys.executable, "-m", "ziglang", "c++", "-target", "aarch64-macos", "-Wno-unused-command-line-argument"]
+    # zig adds flags a -c compile leaves unused. Its libc++ float.h wrapper
+    # keeps its include guard after a first inclusion that asked only for
+    # INFINITY/NAN, so a later <cfloat> defines no DBL_EPSILON (Apple's
+    # headers have no such quirk): the full float.h comes first.
+    return [sys.executable, "-m", "ziglang", "c++", "-target", "aarch64-macos", "-Wno-unused-command-line-argument",
+            "-include", "float.h"]
 
 
 def wine() -> str | None:
@@ -137,7 +141,7 @@ def dependency_includes(cache: Path) -> dict[str, list[str]]:
     """Include folders (as -isystem) per family folder; "" for everything."""
     import pybind11
 
-    inc: dict[str, list[str]] = {"": [pybind11.get_include()]}
+    inc: dict[str, list[str]] = {"": [pybind11.get_include()], "generated": [generated_include(cache)]}
     mujoco = importlib.util.find_spec("mujoco")
     if mujoco is None or mujoco.origin is None:
         raise SystemExit("the mujoco wheel is not installed (its headers are needed)")
@@ -164,6 +168,14 @@ def dependency_includes(cache: Path) -> dict[str, list[str]]:
             text = text.replace(f"@{k}@", v)
         version.write_text(text)
     inc["cpp/atari"] = [str(gen), str(ale / "src"), str(ale / "src/ale")]
+    # zlib (toy text's PNG decoding; ALE): the system's on macOS, not part of
+    # MinGW: this machine's zlib.h and zconf.h (the same API) for Windows.
+    zlib = cache / "zlib-include"
+    zlib.mkdir(exist_ok=True)
+    for h in ("zlib.h", "zconf.h"):
+        if not (zlib / h).exists() and Path("/usr/include", h).exists():
+            (zlib / h).symlink_to(Path("/usr/include", h))
+    inc["zlib"] = [str(zlib)]
     b2 = _sdist(cache, "ENVPOOL_BOX2D_SDIST", f"box2d-py=={BOX2D_VERSION}", f"box2d-py-{BOX2D_VERSION}")
     settings = b2 / "Box2D/Common/b2Settings.h"
     text = settings.read_text()
@@ -172,6 +184,15 @@ def dependency_includes(cache: Path) -> dict[str, list[str]]:
         settings.write_text(text)
     inc["cpp/box2d"] = [str(b2)]
     return inc
+
+
+def generated_include(cache: Path) -> str:
+    """cpp/core/version.h, which cpp/sdk/CMakeLists.txt configures from version.h.in."""
+    out = cache / "generated"
+    header = out / "cpp/core/version.h"
+    header.parent.mkdir(parents=True, exist_ok=True)
+    header.write_text((ROOT / "cpp/sdk/version.h.in").read_text().replace("@ENVPOOL_VERSION@", "0.0.0"))
+    return str(out)
 
 
 def python_include(target: str, cache: Path) -> str:
@@ -215,17 +236,19 @@ def python_include(target: str, cache: Path) -> str:
 def compile_command(
     target: str, source: str, inc: dict[str, list[str]], pyinc: str, out: Path, syntax_only: bool = False
 ) -> list[str]:
-    cmd = [*compiler(target), *FLAGS, *SOURCE_FLAGS.get(source, []), f"-I{ROOT}"]
+    cmd = [*compiler(target), *FLAGS, *SOURCE_FLAGS.get(source, []), f"-I{ROOT}", f"-I{inc['generated'][0]}"]
     dirs = [pyinc, *inc[""]]
     for folder, paths in inc.items():
-        if folder and folder != "xla" and source.startswith(folder + "/"):
+        if folder and folder not in ("xla", "generated", "zlib") and source.startswith(folder + "/"):
             dirs += paths
+    if target == "windows":
+        dirs += inc["zlib"]
     if source == "cpp/python/xla.cc" and "xla" in inc:
         dirs += inc["xla"]
         cmd.append("-DENVPOOL_WITH_XLA")
     for d in dirs:
         cmd += ["-isystem", d]
-    if syntax_only:
+    if syntax_only and target != "macos":  # zig's -fsyntax-only fails renaming the object it did not write
         return [*cmd, "-fsyntax-only", str(ROOT / source)]
     return [*cmd, "-c", str(ROOT / source), "-o", str(out)]
 
@@ -237,7 +260,7 @@ def check_tree(targets: list[str], cache: Path, jobs: int, only: str | None = No
         pyinc = python_include(target, cache)
         objs = cache / f"obj-{target}"
         objs.mkdir(parents=True, exist_ok=True)
-        srcs = [s for s in sources(target) if not only or only in s]
+        srcs = [s for s in sources(target) if not only or any(o in s for o in only.split(","))]
 
         def one(src: str, target: str = target, pyinc: str = pyinc, objs: Path = objs) -> tuple[str, str]:
             out = objs / (src.replace("/", "_") + ".o")
