@@ -82,14 +82,17 @@ def compiler(target: str) -> list[str] | None:
         return [MINGW] if shutil.which(MINGW) else None
     if target == "linux":
         return [shutil.which("g++") or "c++"]
-    if importlib.util.find_spec("ziglang") is None:
+    if os.environ.get("ENVPOOL_ZIG"):  # a zig executable (.ci/run keeps ziglang in a venv of its own)
+        zig = [os.environ["ENVPOOL_ZIG"], "c++"]
+    elif importlib.util.find_spec("ziglang") is not None:
+        zig = [sys.executable, "-m", "ziglang", "c++"]
+    else:
         return None
     # zig adds flags a -c compile leaves unused. Its libc++ float.h wrapper
     # keeps its include guard after a first inclusion that asked only for
     # INFINITY/NAN, so a later <cfloat> defines no DBL_EPSILON (Apple's
     # headers have no such quirk): the full float.h comes first.
-    return [sys.executable, "-m", "ziglang", "c++", "-target", "aarch64-macos", "-Wno-unused-command-line-argument",
-            "-include", "float.h"]
+    return [*zig, "-target", "aarch64-macos", "-Wno-unused-command-line-argument", "-include", "float.h"]
 
 
 def wine() -> str | None:
