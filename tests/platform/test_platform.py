@@ -61,7 +61,7 @@ def test_compiles_for_macos_arm64(tmp_path: Path, source: str) -> None:
     out = tmp_path / "test.o"
     cmd = [
         *cross_check.compiler("macos"),
-        *cross_check.FLAGS,
+        *cross_check.flags("macos"),
         *cross_check.SOURCE_FLAGS.get(source, []),
         f"-I{ROOT}",
         "-c",
