@@ -55,7 +55,7 @@
 
 namespace envpool {
 
-class EnvPool : private BatchRing::Host {
+class EnvPool final : private BatchRing::Host {
  public:
   EnvPool(const Family& family, const Config& config, PoolOptions opt)
       : EnvPool({PoolTask{&family, config, opt.max_episode_steps}}, {}, opt) {}
