@@ -286,7 +286,7 @@ def check_tree(targets: list[str], cache: Path, jobs: int, only: str | None = No
                 if err:
                     ok = False
                     print(err)
-        mode = "-fsyntax-only" if syntax_only else "-c"
+        mode = "-fsyntax-only" if syntax_only and target != "macos" else "-c"
         print(f"{target}: {len(srcs)} translation units, flags {' '.join(flags(target))} {mode}", flush=True)
     return ok
 
