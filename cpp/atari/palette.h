@@ -128,7 +128,7 @@ inline PalettePath BestPalettePath() {
 }
 
 inline void PaletteMax(const PaletteLut& lut, const uint8_t* a, const uint8_t* b, uint8_t* dst, std::size_t n,
-                       PalettePath path = BestPalettePath()) {
+                       [[maybe_unused]] PalettePath path = BestPalettePath()) {
   std::size_t i = 0;
 #ifdef ENVPOOL_ATARI_HAVE_AVX2_PATH
   if (path == PalettePath::kVbmi) i = PaletteMaxVbmi(lut, a, b, dst, n);

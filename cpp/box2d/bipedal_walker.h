@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -48,11 +49,12 @@ class BipedalWalker : public Box2DEnv {
   }
 
   struct Spec : EnvSpec {
+    static constexpr double kPi = std::numbers::pi;
     StateKey<float> obs =
-        AddState<float>("obs", {24}, {-M_PI, -5.0, -5.0, -5.0, -M_PI, -5.0, -M_PI, -5.0, -0.0, -M_PI, -5.0, -M_PI,
-                                      -5.0,  -0.0, -1.0, -1.0, -1.0,  -1.0, -1.0,  -1.0, -1.0, -1.0,  -1.0, -1.0},
-                        {M_PI, 5.0, 5.0, 5.0, M_PI, 5.0, M_PI, 5.0, 5.0, M_PI, 5.0, M_PI,
-                         5.0,  5.0, 1.0, 1.0, 1.0,  1.0, 1.0,  1.0, 1.0, 1.0,  1.0, 1.0});
+        AddState<float>("obs", {24}, {-kPi, -5.0, -5.0, -5.0, -kPi, -5.0, -kPi, -5.0, -0.0, -kPi, -5.0, -kPi,
+                                      -5.0, -0.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0},
+                        {kPi, 5.0, 5.0, 5.0, kPi, 5.0, kPi, 5.0, 5.0, kPi, 5.0, kPi,
+                         5.0, 5.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0});
     ActionKey<float> action = AddAction<float>("action", {4}, {-1.0, -1.0, -1.0, -1.0}, {1.0, 1.0, 1.0, 1.0});
     DrawKeys draws;
     explicit Spec(const Config& c) { draws = AddDrawKeys(*this, c, kMaxDraws); }

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -201,16 +202,16 @@ class CarRacing : public Box2DEnv {
   bool CreateTrack() {
     std::array<std::array<double, 3>, kCheckpoints> checkpoints;
     for (int c = 0; c < kCheckpoints; ++c) {
-      const double noise = Uniform(0, 2 * M_PI * 1 / kCheckpoints);
-      double alpha = 2 * M_PI * c / kCheckpoints + noise;
+      const double noise = Uniform(0, 2 * std::numbers::pi * 1 / kCheckpoints);
+      double alpha = 2 * std::numbers::pi * c / kCheckpoints + noise;
       double rad = Uniform(kTrackRad / 3, kTrackRad);
       if (c == 0) {
         alpha = 0;
         rad = 1.5 * kTrackRad;
       }
       if (c == kCheckpoints - 1) {
-        alpha = 2 * M_PI * c / kCheckpoints;
-        start_alpha_ = 2 * M_PI * (-0.5) / kCheckpoints;
+        alpha = 2 * std::numbers::pi * c / kCheckpoints;
+        start_alpha_ = 2 * std::numbers::pi * (-0.5) / kCheckpoints;
         rad = 1.5 * kTrackRad;
       }
       checkpoints[c] = {alpha, rad * std::cos(alpha), rad * std::sin(alpha)};
@@ -227,7 +228,7 @@ class CarRacing : public Box2DEnv {
       }
       if (alpha < 0) {
         visited_other_side = true;
-        alpha += 2 * M_PI;
+        alpha += 2 * std::numbers::pi;
       }
       double dest_alpha = 0, dest_x = 0, dest_y = 0;
       while (true) {
@@ -245,14 +246,14 @@ class CarRacing : public Box2DEnv {
           if (dest_i % kCheckpoints == 0) break;
         }
         if (!failed) break;
-        alpha -= 2 * M_PI;
+        alpha -= 2 * std::numbers::pi;
       }
       const double r1x = std::cos(beta), r1y = std::sin(beta);
       const double p1x = -r1y, p1y = r1x;
       const double dest_dx = dest_x - x, dest_dy = dest_y - y;
       double proj = r1x * dest_dx + r1y * dest_dy;
-      while (beta - alpha > 1.5 * M_PI) beta -= 2 * M_PI;
-      while (beta - alpha < -1.5 * M_PI) beta += 2 * M_PI;
+      while (beta - alpha > 1.5 * std::numbers::pi) beta -= 2 * std::numbers::pi;
+      while (beta - alpha < -1.5 * std::numbers::pi) beta += 2 * std::numbers::pi;
       const double prev_beta = beta;
       proj *= kScale;
       if (proj > 0.3) beta -= std::min(kTrackTurnRate, std::fabs(0.001 * proj));

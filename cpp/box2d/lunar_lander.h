@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 
@@ -47,8 +48,9 @@ class LunarLander : public Box2DEnv {
   }
 
   struct Spec : EnvSpec {
-    StateKey<float> obs = AddState<float>("obs", {8}, {-2.5, -2.5, -10.0, -10.0, -2 * M_PI, -10.0, -0.0, -0.0},
-                                          {2.5, 2.5, 10.0, 10.0, 2 * M_PI, 10.0, 1.0, 1.0});
+    StateKey<float> obs =
+        AddState<float>("obs", {8}, {-2.5, -2.5, -10.0, -10.0, -2 * std::numbers::pi, -10.0, -0.0, -0.0},
+                        {2.5, 2.5, 10.0, 10.0, 2 * std::numbers::pi, 10.0, 1.0, 1.0});
     bool continuous;
     ActionKey<int32_t> discrete;
     ActionKey<float> box;
@@ -354,12 +356,12 @@ class LunarLander : public Box2DEnv {
   StepResult Advance(int a, float a0, float a1, const StateRow& out) {
     if (enable_wind_ && !(leg_contact_[0] || leg_contact_[1])) {
       const double wind_mag = std::tanh(std::sin(0.02 * static_cast<double>(wind_idx_)) +
-                                        std::sin(M_PI * 0.01 * static_cast<double>(wind_idx_))) *
+                                        std::sin(std::numbers::pi * 0.01 * static_cast<double>(wind_idx_))) *
                               wind_power_;
       ++wind_idx_;
       lander_->ApplyForceToCenter(Vec(wind_mag, 0.0), true);
       const double torque_mag = std::tanh(std::sin(0.02 * static_cast<double>(torque_idx_)) +
-                                          std::sin(M_PI * 0.01 * static_cast<double>(torque_idx_))) *
+                                          std::sin(std::numbers::pi * 0.01 * static_cast<double>(torque_idx_))) *
                                 turbulence_power_;
       ++torque_idx_;
       lander_->ApplyTorque(static_cast<float>(torque_mag), true);

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 
 #include "cpp/classic_control/render.h"
 #include "cpp/classic_control/state_env.h"
@@ -16,7 +17,7 @@ class Acrobot : public StateEnv<4> {
  public:
   static constexpr double kDt = 0.2, kL1 = 1.0, kM1 = 1.0, kM2 = 1.0, kLc1 = 0.5, kLc2 = 0.5;
   static constexpr double kI1 = 1.0, kI2 = 1.0, kG = 9.8;
-  static constexpr double kMaxVel1 = 4 * M_PI, kMaxVel2 = 9 * M_PI;
+  static constexpr double kMaxVel1 = 4 * std::numbers::pi, kMaxVel2 = 9 * std::numbers::pi;
 
   static Config Defaults() { return {{"max_episode_steps", int64_t{500}}, {"expose_state", false}}; }
   struct Spec : EnvSpec {
@@ -56,7 +57,7 @@ class Acrobot : public StateEnv<4> {
     const double offset = kScreenDim / 2.0;
     const double p1[2] = {-kLinkLength1 * std::cos(s[0]) * scale, kLinkLength1 * std::sin(s[0]) * scale};
     const Vec2 xys[2] = {{0, 0}, {p1[1], p1[0]}};
-    const double thetas[2] = {s[0] - M_PI / 2, s[0] + s[1] - M_PI / 2};
+    const double thetas[2] = {s[0] - std::numbers::pi / 2, s[0] + s[1] - std::numbers::pi / 2};
     const double link_lengths[2] = {kLinkLength1 * scale, kLinkLength2 * scale};
     // pygame.draw.line from (-2.2 scale + offset, scale + offset) to (2.2 scale + offset, ...).
     const int line_y = PyInt(1 * scale + offset);
@@ -89,8 +90,8 @@ class Acrobot : public StateEnv<4> {
     V k4 = Dsdt(axpy(s_, kDt, k3), torque);
     V ns;
     for (int i = 0; i < 4; ++i) ns[i] = s_[i] + kDt / 6.0 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
-    ns[0] = Wrap(ns[0], -M_PI, M_PI);
-    ns[1] = Wrap(ns[1], -M_PI, M_PI);
+    ns[0] = Wrap(ns[0], -std::numbers::pi, std::numbers::pi);
+    ns[1] = Wrap(ns[1], -std::numbers::pi, std::numbers::pi);
     ns[2] = std::min(std::max(ns[2], -kMaxVel1), kMaxVel1);
     ns[3] = std::min(std::max(ns[3], -kMaxVel2), kMaxVel2);
     s_ = ns;
@@ -114,10 +115,10 @@ class Acrobot : public StateEnv<4> {
     const double d1 =
         kM1 * (kLc1 * kLc1) + kM2 * ((kL1 * kL1) + (kLc2 * kLc2) + 2 * kL1 * kLc2 * std::cos(theta2)) + kI1 + kI2;
     const double d2 = kM2 * ((kLc2 * kLc2) + kL1 * kLc2 * std::cos(theta2)) + kI2;
-    const double phi2 = kM2 * kLc2 * kG * std::cos(theta1 + theta2 - M_PI / 2.0);
+    const double phi2 = kM2 * kLc2 * kG * std::cos(theta1 + theta2 - std::numbers::pi / 2.0);
     const double phi1 = -kM2 * kL1 * kLc2 * (dtheta2 * dtheta2) * std::sin(theta2) -
                         2 * kM2 * kL1 * kLc2 * dtheta2 * dtheta1 * std::sin(theta2) +
-                        (kM1 * kLc1 + kM2 * kL1) * kG * std::cos(theta1 - M_PI / 2) + phi2;
+                        (kM1 * kLc1 + kM2 * kL1) * kG * std::cos(theta1 - std::numbers::pi / 2) + phi2;
     const double ddtheta2 = (a + d2 / d1 * phi1 - kM2 * kL1 * kLc2 * (dtheta1 * dtheta1) * std::sin(theta2) - phi2) /
                             (kM2 * (kLc2 * kLc2) + kI2 - (d2 * d2) / d1);
     const double ddtheta1 = -(d2 * ddtheta2 + phi1) / d1;

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 
 #include "cpp/classic_control/render.h"
 #include "cpp/classic_control/state_env.h"
@@ -17,7 +18,7 @@ class CartPole : public StateEnv<4> {
   static constexpr double kTotalMass = kMassPole + kMassCart, kLength = 0.5;
   static constexpr double kPoleMassLength = kMassPole * kLength, kForceMag = 10.0;
   static constexpr double kTau = 0.02, kXThreshold = 2.4;
-  static constexpr double kThetaThreshold = 12 * 2 * M_PI / 360;
+  static constexpr double kThetaThreshold = 12 * 2 * std::numbers::pi / 360;
 
   static Config Defaults() {
     return {{"max_episode_steps", int64_t{500}}, {"sutton_barto_reward", false}, {"expose_state", false}};

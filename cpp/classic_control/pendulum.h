@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <mutex>
+#include <numbers>
 #include <vector>
 
 #include "cpp/classic_control/render.h"
@@ -36,7 +37,7 @@ class Pendulum : public StateEnv<2> {
   explicit Pendulum(const Config& c) : StateEnv(c), spec_(c), g_(c.Get<double>("g")) {}
 
   void Reset(const StateRow& out) override {
-    s_ = {Uniform(-M_PI, M_PI), Uniform(-1.0, 1.0)};
+    s_ = {Uniform(-std::numbers::pi, std::numbers::pi), Uniform(-1.0, 1.0)};
     has_last_u_ = false;  // gymnasium's last_u = None: no torque arrow
     Write(out);
   }
@@ -68,12 +69,12 @@ class Pendulum : public StateEnv<2> {
     const double l = 0, r = rod_length, t = rod_width / 2, b = -rod_width / 2;
     Vec2 rod[4] = {{l, b}, {l, t}, {r, t}, {r, b}};
     for (Vec2& c : rod) {
-      c = RotateRad(c, th + M_PI / 2);
+      c = RotateRad(c, th + std::numbers::pi / 2);
       c = {c.x + offset, c.y + offset};
     }
     cv.Polygon(rod, 4, kRed);
     cv.Disc(offset, offset, GfxInt(rod_width / 2), kRed);
-    const Vec2 rod_end = RotateRad({rod_length, 0}, th + M_PI / 2);
+    const Vec2 rod_end = RotateRad({rod_length, 0}, th + std::numbers::pi / 2);
     cv.Disc(GfxInt(PyInt(rod_end.x + offset)), GfxInt(PyInt(rod_end.y + offset)), GfxInt(rod_width / 2), kRed);
     if (has_last_u) {
       // smoothscale(img, (scale * |u| / 2,) * 2): float32 arithmetic (NumPy 2
@@ -103,7 +104,7 @@ class Pendulum : public StateEnv<2> {
     float u2 = u * u;
     float ctrl_cost = 0.001f * u2;
     float torque = static_cast<float>(3.0 / (kM * kL * kL)) * u;
-    double an = PyMod(th + M_PI, 2 * M_PI) - M_PI;
+    double an = PyMod(th + std::numbers::pi, 2 * std::numbers::pi) - std::numbers::pi;
     double costs = an * an + 0.1 * (thdot * thdot) + static_cast<double>(ctrl_cost);
     double newthdot = thdot + (3 * g_ / (2 * kL) * std::sin(th) + static_cast<double>(torque)) * kDt;
     newthdot = std::clamp(newthdot, -kMaxSpeed, kMaxSpeed);

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <numbers>
 #include <vector>
 
 #include "cpp/classic_control/clockwise_alpha.h"
@@ -45,11 +46,11 @@ inline int GfxInt(double v) { return static_cast<int16_t>(PyInt(v)); }
 // pygame.math.Vector2(p).rotate_rad(angle), exact rotations by multiples of
 // 90 degrees included.
 inline Vec2 RotateRad(Vec2 p, double angle) {
-  constexpr double kEpsilon = 1e-6, kTwoPi = 2. * M_PI;
+  constexpr double kEpsilon = 1e-6, kTwoPi = 2. * std::numbers::pi;
   angle = std::fmod(angle, kTwoPi);
   if (angle < 0) angle += kTwoPi;
-  if (std::fmod(angle + kEpsilon, M_PI_2) < 2 * kEpsilon) {
-    switch (static_cast<int>((angle + kEpsilon) / M_PI_2)) {
+  if (std::fmod(angle + kEpsilon, (std::numbers::pi / 2)) < 2 * kEpsilon) {
+    switch (static_cast<int>((angle + kEpsilon) / (std::numbers::pi / 2))) {
       case 1:
         return {-p.y, p.x};
       case 2:

@@ -19,8 +19,6 @@
 #ifndef ENVPOOL_CORE_ACTION_QUEUE_H_
 #define ENVPOOL_CORE_ACTION_QUEUE_H_
 
-#include <sched.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -29,6 +27,7 @@
 #include <vector>
 
 #include "cpp/core/futex.h"
+#include "cpp/platform/threads.h"
 
 namespace envpool {
 
@@ -80,7 +79,7 @@ class ActionQueue {
       Lane& lane = lanes_[LaneOf(tasks[i].env_id)];
       Cell& cell = lane.ring[lane.tail & lane.mask];
       for (int spin = 0; cell.seq.load(std::memory_order_acquire) != lane.tail; ++spin)
-        if (spin > 64) sched_yield();
+        if (spin > 64) platform::YieldCore();
       cell.task = tasks[i];
       cell.seq.store(lane.tail + 1, std::memory_order_release);
       ++lane.tail;

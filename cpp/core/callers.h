@@ -5,11 +5,9 @@
 #ifndef ENVPOOL_CORE_CALLERS_H_
 #define ENVPOOL_CORE_CALLERS_H_
 
-#include <pthread.h>
-#include <sched.h>
-
-#include <algorithm>
 #include <thread>
+
+#include "cpp/platform/threads.h"
 
 namespace envpool {
 
@@ -55,21 +53,8 @@ class Callers {
   bool several_ = false;
 };
 
-inline int UsableCores() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
-
-// Pins t to core `cpu` (modulo the machine's cores).
-inline void PinThread(std::thread& t, int cpu) {
-  int ncpu = static_cast<int>(std::thread::hardware_concurrency());
-  if (ncpu <= 0) return;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu % ncpu, &set);
-  pthread_setaffinity_np(t.native_handle(), sizeof(set), &set);
-}
+using platform::PinThread;
+using platform::UsableCores;
 
 }  // namespace envpool
 

@@ -22,6 +22,7 @@
 #include "cpp/core/env.h"
 #include "cpp/core/layout.h"
 #include "cpp/core/state_batch.h"
+#include "cpp/platform/memory.h"
 
 namespace envpool {
 
@@ -110,7 +111,7 @@ class PoolEnvs {
     // thread then reads, where a buffer per env cost a line each.
     for (std::size_t b : action_bytes_) {
       const std::size_t bytes = (std::max<std::size_t>(b, 1) * num_envs + 63) / 64 * 64;
-      char* mem = static_cast<char*>(std::aligned_alloc(64, bytes));
+      char* mem = static_cast<char*>(platform::AlignedAlloc(64, bytes));
       if (mem == nullptr) throw std::bad_alloc();
       std::memset(mem, 0, bytes);
       action_memory_.emplace_back(mem);
@@ -261,7 +262,7 @@ class PoolEnvs {
   // Element types of the env's keys, for the debug-build key checks.
   std::vector<DType> state_types_, action_types_;
   struct FreeBytes {
-    void operator()(char* p) const { std::free(p); }
+    void operator()(char* p) const { platform::AlignedFree(p); }
   };
   std::vector<std::unique_ptr<char, FreeBytes>> action_memory_;  // one array per action key
   std::vector<EnvSlot> slots_;

@@ -5,34 +5,22 @@
 #ifndef ENVPOOL_CORE_FUTEX_H_
 #define ENVPOOL_CORE_FUTEX_H_
 
-#include <linux/futex.h>
-#include <sched.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <climits>
 
+#include "cpp/platform/threads.h"
+#include "cpp/platform/wait.h"
+
 namespace envpool {
 
-inline void FutexWait(std::atomic<int>* addr, int expected) {
-  syscall(SYS_futex, reinterpret_cast<int*>(addr), FUTEX_WAIT_PRIVATE, expected, nullptr, nullptr, 0);
-}
+inline void FutexWait(std::atomic<int>* addr, int expected) { platform::WaitWord(addr, expected); }
 
-inline void FutexWake(std::atomic<int>* addr, int count) {
-  syscall(SYS_futex, reinterpret_cast<int*>(addr), FUTEX_WAKE_PRIVATE, count, nullptr, nullptr, 0);
-}
+inline void FutexWake(std::atomic<int>* addr, int count) { platform::WakeWord(addr, count); }
 
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
+inline void CpuRelax() { platform::CpuRelax(); }
 
-// Gives up the core (sched_yield: the thread runs on only while nothing
+// Gives up the core (a yield: the thread runs on only while nothing
 // else wants the core) until ready() or `duration` has passed; returns
 // ready(). The clock is read every 16 yields (a yield takes ~0.35 us here).
 template <typename Ready>
@@ -42,7 +30,7 @@ bool YieldUntil(std::chrono::nanoseconds duration, Ready ready) {
   for (;;) {
     for (int i = 0; i < 16; ++i) {
       if (ready()) return true;
-      sched_yield();
+      platform::YieldCore();
     }
     if (std::chrono::steady_clock::now() >= end) return ready();
   }

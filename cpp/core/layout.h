@@ -5,8 +5,6 @@
 #ifndef ENVPOOL_CORE_LAYOUT_H_
 #define ENVPOOL_CORE_LAYOUT_H_
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -18,6 +16,7 @@
 #include "cpp/core/keys.h"
 #include "cpp/core/spec.h"
 #include "cpp/core/state_batch.h"
+#include "cpp/platform/memory.h"
 
 namespace envpool {
 
@@ -131,9 +130,8 @@ inline StateLayout RenderLayout(std::array<int, 2> size) {
 // `batches` batches of `capacity` rows in use at once, plus each env's own
 // copy of its state, at the least.
 inline void CheckMemory(const StateLayout& layout, double batches, int capacity, int num_envs) {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0) return;
-  const double physical = static_cast<double>(pages) * static_cast<double>(page);
+  const double physical = platform::PhysicalMemory();
+  if (physical <= 0) return;
   double row = 0;
   for (std::size_t b : layout.row_bytes) row += static_cast<double>(b);
   const double need = row * (batches * capacity + num_envs);

@@ -21,9 +21,6 @@
 #ifndef ENVPOOL_CORE_POOL_H_
 #define ENVPOOL_CORE_POOL_H_
 
-#include <pthread.h>
-#include <sched.h>
-
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -54,10 +51,11 @@
 #include "cpp/core/spec.h"
 #include "cpp/core/state_batch.h"
 #include "cpp/core/wait_policy.h"
+#include "cpp/platform/memory.h"
 
 namespace envpool {
 
-class EnvPool : private BatchRing::Host {
+class EnvPool final : private BatchRing::Host {
  public:
   EnvPool(const Family& family, const Config& config, PoolOptions opt)
       : EnvPool({PoolTask{&family, config, opt.max_episode_steps}}, {}, opt) {}
@@ -234,9 +232,10 @@ class EnvPool : private BatchRing::Host {
       // Under mu_ (envs report a fixed size).
       if (render_layout_ == nullptr) render_layout_ = std::make_unique<StateLayout>(RenderLayout(envs_.RenderSize()));
       const std::size_t bytes = BatchBytes(*render_layout_, std::max(n, 1));
-      char* mem = static_cast<char*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
+      char* mem = static_cast<char*>(platform::AlignedAlloc(64, (bytes + 63) / 64 * 64));
       if (mem == nullptr) throw std::bad_alloc();
-      batch = std::make_shared<StateBatch>(*render_layout_, std::max(n, 1), n, std::shared_ptr<char>(mem, std::free));
+      batch = std::make_shared<StateBatch>(*render_layout_, std::max(n, 1), n,
+                                           std::shared_ptr<char>(mem, platform::AlignedFree));
       Queue(Task::kRender, env_ids, n, nullptr, nullptr, batch.get());
     }
     Wait(batch);

@@ -27,13 +27,12 @@
 #ifndef ENVPOOL_CORE_RING_H_
 #define ENVPOOL_CORE_RING_H_
 
-#include <sched.h>
-
 #include <atomic>
 #include <cstdint>
 #include <memory>
 
 #include "cpp/core/state_batch.h"
+#include "cpp/platform/threads.h"
 
 namespace envpool {
 
@@ -100,7 +99,7 @@ class BatchRing {
       }
       if (spin > 64) {
         if (host_->closed()) return Row{host_->DiscardBatch(), 0};
-        sched_yield();
+        platform::YieldCore();
       }
     }
     return Row{slot.batch, static_cast<int>(idx % batch_size_)};
@@ -120,7 +119,7 @@ class BatchRing {
     const StateBatch* own = SlotOf(static_cast<uint64_t>(mine.number)).batch;
     while (!own->done.Done()) {
       if (host_->closed()) return;  // the claim goes to a discard batch
-      sched_yield();
+      platform::YieldCore();
     }
     host_->Republish(static_cast<uint64_t>(mine.number + size_));
     mine.published = true;

@@ -16,6 +16,7 @@
 
 #include "cpp/core/futex.h"
 #include "cpp/core/spec.h"
+#include "cpp/platform/memory.h"
 
 namespace envpool {
 
@@ -45,7 +46,7 @@ class BatchMemory : public std::enable_shared_from_this<BatchMemory> {
 
   explicit BatchMemory(std::size_t bytes) : bytes_((bytes + 63) / 64 * 64 + 64) {}
   ~BatchMemory() {
-    for (char* p : free_) std::free(p);
+    for (char* p : free_) platform::AlignedFree(p);
   }
 
   std::shared_ptr<char> Get() {
@@ -57,7 +58,7 @@ class BatchMemory : public std::enable_shared_from_this<BatchMemory> {
         free_.pop_back();
       }
     }
-    if (p == nullptr) p = static_cast<char*>(std::aligned_alloc(64, bytes_));
+    if (p == nullptr) p = static_cast<char*>(platform::AlignedAlloc(64, bytes_));
     if (p == nullptr) throw std::bad_alloc();
     return std::shared_ptr<char>(p, [self = shared_from_this()](char* q) { self->Put(q); });
   }
@@ -71,7 +72,7 @@ class BatchMemory : public std::enable_shared_from_this<BatchMemory> {
         return;
       }
     }
-    std::free(p);
+    platform::AlignedFree(p);
   }
 
   std::size_t bytes_;

@@ -5,7 +5,6 @@
 // backend (gl_context.h), made at the first request that needs it.
 #include <mujoco/mujoco.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +18,7 @@
 
 #include "cpp/mujoco/gl_context.h"
 #include "cpp/mujoco/render_process.h"
+#include "cpp/platform/process.h"
 
 namespace envpool::mujoco {
 namespace {
@@ -177,8 +177,7 @@ int main(int argc, char** argv) {
   const int fd = std::atoi(argv[1]);
   // Ends with the thread that started it, even if the socket is shared with
   // a forked copy of the parent.
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != static_cast<pid_t>(std::atol(argv[2]))) return 0;
+  envpool::platform::DieWithParent(std::atol(argv[2]));
   mju_user_error = &envpool::mujoco::ThrowMujocoError;
   mju_user_warning = &envpool::mujoco::IgnoreWarning;
   return envpool::mujoco::Server(fd).Run();

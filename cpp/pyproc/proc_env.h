@@ -32,27 +32,24 @@
 #ifndef ENVPOOL_PYPROC_PROC_ENV_H_
 #define ENVPOOL_PYPROC_PROC_ENV_H_
 
-#include <fcntl.h>
-#include <linux/futex.h>
-#include <sched.h>
-#include <signal.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cpp/core/env.h"
 #include "cpp/core/result_signal.h"
+#include "cpp/platform/process.h"
+#include "cpp/platform/shared_memory.h"
+#include "cpp/platform/shared_wait.h"
+#include "cpp/platform/threads.h"
 
 namespace envpool::pyproc {
 
@@ -140,10 +137,6 @@ struct Layout {
   }
 };
 
-inline long Futex(void* addr, int op, uint32_t val, const timespec* timeout) {
-  return syscall(SYS_futex, addr, op, val, timeout, nullptr, 0);
-}
-
 class ProcEnv : public Env, public ResultSignal {
  public:
   static Config Defaults() {
@@ -188,21 +181,20 @@ class ProcEnv : public Env, public ResultSignal {
                                   " differs from the engine's " + std::to_string(layout_.slot_bytes));
     worker_ = static_cast<int>(static_cast<int64_t>(env_id) * num_workers / num_envs);
     const std::string name = c.Get<std::string>("shm_name");
-    const int fd = shm_open(name.c_str(), O_RDWR, 0);
-    if (fd < 0) throw std::runtime_error("PyProc: cannot open shared memory '" + name + "': " + std::strerror(errno));
-    void* mem = mmap(nullptr, layout_.total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    ::close(fd);
-    if (mem == MAP_FAILED) throw std::runtime_error(std::string("PyProc: mmap failed: ") + std::strerror(errno));
-    base_ = static_cast<char*>(mem);
+    try {
+      segment_.emplace(platform::SharedMemory::Open(name, layout_.total));
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(std::string("PyProc: ") + e.what());
+    }
+    base_ = segment_->data();
     if (U32(base_)->load() != kMagic) {
-      munmap(base_, layout_.total);
       throw std::invalid_argument("PyProc: shared memory '" + name + "' is not an envpool segment");
     }
     record_ = base_ + kHeader + kWorkerRecord * worker_;
     slot_ = base_ + layout_.slots_off + layout_.slot_bytes * env_id;
     gen_ = U32(record_ + 4)->load(std::memory_order_acquire);
   }
-  ~ProcEnv() override { munmap(base_, layout_.total); }
+  ~ProcEnv() override = default;
 
   // The seed goes with the next reset (gymnasium's reset(seed=...)); later
   // resets carry none, so the env's own generator continues.
@@ -269,16 +261,14 @@ class ProcEnv : public Env, public ResultSignal {
   void WaitEpoch(uint32_t seen, std::chrono::nanoseconds timeout) override {
     std::atomic<uint32_t>* epoch = U32(base_ + 16);
     std::atomic<uint32_t>* waiters = U32(base_ + 20);
-    const auto s = std::chrono::duration_cast<std::chrono::seconds>(timeout);
-    const timespec t{static_cast<time_t>(s.count()), static_cast<long>((timeout - s).count())};
     // Raised before the last check: a worker bumps epoch, then wakes if any.
     waiters->fetch_add(1, std::memory_order_seq_cst);
-    if (epoch->load(std::memory_order_seq_cst) == seen) Futex(epoch, FUTEX_WAIT, seen, &t);
+    if (epoch->load(std::memory_order_seq_cst) == seen) platform::WaitSharedWord(epoch, seen, timeout);
     waiters->fetch_sub(1, std::memory_order_seq_cst);
   }
   void WakeAll() override {
     U32(base_ + 16)->fetch_add(1, std::memory_order_seq_cst);
-    Futex(U32(base_ + 16), FUTEX_WAKE, INT_MAX, nullptr);
+    platform::WakeSharedWord(U32(base_ + 16), INT_MAX);
   }
 
   std::array<int, 2> RenderSize() const override { return {render_h_, render_w_}; }
@@ -307,8 +297,8 @@ class ProcEnv : public Env, public ResultSignal {
     const int32_t status = static_cast<int32_t>(U32(record_ + 12)->load());
     std::string how;
     if (status < 0) {
-      const char* sig = strsignal(-status);
-      how = "killed by signal " + std::to_string(-status) + (sig != nullptr ? std::string(" (") + sig + ")" : "");
+      const std::string sig = platform::SignalName(-status);
+      how = "killed by signal " + std::to_string(-status) + (!sig.empty() ? " (" + sig + ")" : "");
     } else {
       how = "exited with code " + std::to_string(status);
     }
@@ -398,7 +388,7 @@ class ProcEnv : public Env, public ResultSignal {
     // The worker raises its flag before it re-checks the doorbell and sleeps:
     // a busy worker costs no system call here, and of the envs posted to a
     // sleeping worker only the first wakes it.
-    if (U32(record_ + 24)->exchange(0, std::memory_order_seq_cst) != 0) Futex(doorbell, FUTEX_WAKE, 1, nullptr);
+    if (U32(record_ + 24)->exchange(0, std::memory_order_seq_cst) != 0) platform::WakeSharedWord(doorbell, 1);
   }
 
   // Waits for the posted request, noticing a closing pool, a dead worker
@@ -418,17 +408,17 @@ class ProcEnv : public Env, public ResultSignal {
     // worker a wake-up call. Long steps sleep at once.
     if (short_waits_ && yield_for_.count() > 0) {
       while (done->load(std::memory_order_acquire) != want && std::chrono::steady_clock::now() - entered < yield_for_)
-        sched_yield();
+        platform::YieldCore();
     }
     for (;;) {
       const uint32_t seen = done->load(std::memory_order_acquire);
       if (seen == want) break;
-      const timespec tick{0, 100 * 1000 * 1000};
       // The worker wakes us only while this flag is up (a wake-up costs it
       // a system call), so raise it before the last check.
       std::atomic<uint32_t>* sleeping = U32(slot_ + 52);
       sleeping->store(1, std::memory_order_seq_cst);
-      if (done->load(std::memory_order_seq_cst) == seen) Futex(done, FUTEX_WAIT, seen, &tick);
+      if (done->load(std::memory_order_seq_cst) == seen)
+        platform::WaitSharedWord(done, seen, std::chrono::milliseconds(100));
       sleeping->store(0, std::memory_order_relaxed);
       if (done->load(std::memory_order_acquire) == want) break;
       if (U32(base_ + 4)->load() != 0)
@@ -447,13 +437,11 @@ class ProcEnv : public Env, public ResultSignal {
       else if (step_timeout_ > 0 &&
                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > step_timeout_) {
         const int32_t pid = static_cast<int32_t>(U32(record_)->load());
-        if (pid > 0) kill(pid, SIGKILL);
+        if (pid > 0) platform::KillProcess(pid);
         // Wait for the owner to replace the worker, so that this env's next
         // call sees the new generation (and resets on it).
-        for (int i = 0; i < 100 && gen->load(std::memory_order_acquire) == g; ++i) {
-          const timespec t{0, 20 * 1000 * 1000};
-          nanosleep(&t, nullptr);
-        }
+        for (int i = 0; i < 100 && gen->load(std::memory_order_acquire) == g; ++i)
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
         Replaced(gen->load(std::memory_order_acquire));
         throw std::runtime_error(Who() + ": its step took over " + std::to_string(step_timeout_) +
                                  " s (step_timeout); its worker process was killed, and its envs are re-created and "
@@ -519,6 +507,7 @@ class ProcEnv : public Env, public ResultSignal {
   int worker_ = 0;
   int render_h_, render_w_;
   double step_timeout_;
+  std::optional<platform::SharedMemory> segment_;
   char* base_ = nullptr;
   char* record_ = nullptr;
   char* slot_ = nullptr;

@@ -4,8 +4,6 @@
 #ifndef ENVPOOL_PYTHON_CUDA_STAGE_H_
 #define ENVPOOL_PYTHON_CUDA_STAGE_H_
 
-#include <dlfcn.h>
-
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -14,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpp/platform/dynamic_library.h"
 #include "xla/ffi/api/ffi.h"
 
 namespace envpool::python {
@@ -59,14 +58,19 @@ class CudaDriver {
 
  private:
   CudaDriver() {
-    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+#if defined(_WIN32)
+    const std::string name = "nvcuda.dll";
+#else
+    const std::string name = "libcuda.so.1";
+#endif
+    void* lib = platform::OpenLibrary(name, nullptr);
     if (lib == nullptr) {
-      error_ = "envpool xla: a GPU call, but CUDA's driver library (libcuda.so.1) cannot be opened";
+      error_ = "envpool xla: a GPU call, but CUDA's driver library (" + name + ") cannot be opened";
       return;
     }
-    auto sym = [&](auto& fn, const char* name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
-      if (fn == nullptr && error_.empty()) error_ = std::string("envpool xla: libcuda.so.1 lacks ") + name;
+    auto sym = [&](auto& fn, const char* symbol) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(platform::LibrarySymbol(lib, symbol));
+      if (fn == nullptr && error_.empty()) error_ = "envpool xla: " + name + " lacks " + symbol;
     };
     sym(dtoh_, "cuMemcpyDtoHAsync_v2");
     sym(htod_, "cuMemcpyHtoDAsync_v2");

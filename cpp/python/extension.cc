@@ -8,7 +8,6 @@
 // stamp must equal ours. Everything here runs with the GIL held.
 #include "cpp/python/extension.h"
 
-#include <dlfcn.h>
 #include <pybind11/stl.h>
 
 #include <map>
@@ -18,6 +17,7 @@
 
 #include "cpp/core/abi.h"
 #include "cpp/core/family.h"
+#include "cpp/platform/dynamic_library.h"
 
 namespace py = pybind11;
 
@@ -86,25 +86,25 @@ std::string AbiMismatch(const std::string& path, const std::string& theirs, cons
 }
 
 std::vector<std::string> LoadFamilies(const std::string& path) {
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* why = dlerror();
-    throw py::import_error("cannot load envpool extension '" + path + "': " + (why ? why : "dlopen failed"));
-  }
+  std::string why;
+  void* handle = envpool::platform::OpenLibrary(path, &why);
+  if (handle == nullptr) throw py::import_error("cannot load envpool extension '" + path + "': " + why);
   if (auto it = Modules().find(handle); it != Modules().end()) {
-    dlclose(handle);  // the same module again (dlopen counted it twice)
+    envpool::platform::CloseLibrary(handle);  // the same module again (the loader counted it twice)
     return it->second.families;
   }
   struct Closer {
     void* handle;
     bool keep = false;
     ~Closer() {
-      if (!keep) dlclose(handle);
+      if (!keep) envpool::platform::CloseLibrary(handle);
     }
   } closer{handle};
-  auto abi = reinterpret_cast<const char* (*)()>(dlsym(handle, "envpool_extension_abi"));
-  auto compiler = reinterpret_cast<const char* (*)()>(dlsym(handle, "envpool_extension_compiler"));
-  auto entry = reinterpret_cast<int (*)(void*, const char**)>(dlsym(handle, "envpool_extension_families"));
+  auto abi = reinterpret_cast<const char* (*)()>(envpool::platform::LibrarySymbol(handle, "envpool_extension_abi"));
+  auto compiler =
+      reinterpret_cast<const char* (*)()>(envpool::platform::LibrarySymbol(handle, "envpool_extension_compiler"));
+  auto entry = reinterpret_cast<int (*)(void*, const char**)>(
+      envpool::platform::LibrarySymbol(handle, "envpool_extension_families"));
   if (abi == nullptr || compiler == nullptr || entry == nullptr)
     throw py::import_error("'" + path +
                            "' is not an envpool extension (it has no envpool_extension_* entry points: build it with "

@@ -1,12 +1,7 @@
 #include "cpp/python/futex.h"
 
-#include <linux/futex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
-#include <sched.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -17,6 +12,10 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "cpp/platform/process.h"
+#include "cpp/platform/shared_wait.h"
+#include "cpp/platform/threads.h"
 
 namespace py = pybind11;
 
@@ -49,10 +48,9 @@ std::atomic<uint32_t>* Word(char* p) { return reinterpret_cast<std::atomic<uint3
 // at each result; u32 @20 counts its sleepers) as there are results.
 void Wake(char* base, std::vector<char*>& slots) {
   for (char* s : slots)
-    if (Word(s + 52)->exchange(0, std::memory_order_seq_cst) != 0)
-      syscall(SYS_futex, s + 4, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+    if (Word(s + 52)->exchange(0, std::memory_order_seq_cst) != 0) platform::WakeSharedWord(Word(s + 4), INT_MAX);
   if (!slots.empty() && Word(base + 20)->load(std::memory_order_seq_cst) != 0)
-    syscall(SYS_futex, base + 16, FUTEX_WAKE, static_cast<int>(slots.size()), nullptr, nullptr, 0);
+    platform::WakeSharedWord(Word(base + 16), static_cast<int>(slots.size()));
   slots.clear();
 }
 
@@ -234,7 +232,7 @@ static void RegisterServeSlots(py::module_& m) {
             py::gil_scoped_release release;
             while (doorbell->load(std::memory_order_acquire) == bell &&
                    std::chrono::steady_clock::now() - idle_since < idle_spin)
-              sched_yield();
+              platform::YieldCore();
           }
           bool rang = doorbell->load(std::memory_order_acquire) != bell;
           if (rang) {
@@ -246,14 +244,13 @@ static void RegisterServeSlots(py::module_& m) {
           sleeping->store(1, std::memory_order_seq_cst);
           if (doorbell->load(std::memory_order_seq_cst) == bell) {
             py::gil_scoped_release release;
-            const timespec tick{0, 500 * 1000 * 1000};
-            syscall(SYS_futex, doorbell, FUTEX_WAIT, bell, &tick, nullptr, 0);
+            platform::WaitSharedWord(doorbell, bell, std::chrono::milliseconds(500));
             rang = doorbell->load(std::memory_order_acquire) != bell;
           }
           sleeping->store(0, std::memory_order_relaxed);
           short_gaps = std::chrono::steady_clock::now() - idle_since < idle_spin;
           if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-          if (!rang && getppid() != parent_pid) return std::string("orphaned");
+          if (!rang && platform::ParentGone(parent_pid)) return std::string("orphaned");
         }
       },
       py::arg("addr"), py::arg("record_off"), py::arg("closing_off"), py::arg("slot_off"), py::arg("gen"),
@@ -273,14 +270,12 @@ void RegisterFutex(py::module_& m) {
       "_epoch_wake",
       [](uintptr_t addr) {
         reinterpret_cast<std::atomic<uint32_t>*>(addr)->fetch_add(1, std::memory_order_seq_cst);
-        syscall(SYS_futex, reinterpret_cast<uint32_t*>(addr), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+        platform::WakeSharedWord(reinterpret_cast<std::atomic<uint32_t>*>(addr), INT_MAX);
       },
       py::arg("addr"), "Bump the uint32 at addr (atomically) and wake its waiters");
   m.def(
       "_futex_wake",
-      [](uintptr_t addr) {
-        syscall(SYS_futex, reinterpret_cast<uint32_t*>(addr), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
-      },
+      [](uintptr_t addr) { platform::WakeSharedWord(reinterpret_cast<std::atomic<uint32_t>*>(addr), INT_MAX); },
       py::arg("addr"), "Wake the waiters on the uint32 at addr");
 }
 

@@ -21,8 +21,6 @@
 // owns; XLA's buffers exist only for the duration of the call).
 #include "cpp/python/xla.h"
 
-#include <dlfcn.h>
-
 #include <cmath>
 #include <cstdint>
 #include <cstring>

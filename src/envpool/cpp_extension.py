@@ -24,7 +24,6 @@ The modules a process loaded (and the tasks registered on their families) are lo
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import importlib
 import json
@@ -33,6 +32,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import types
 from collections.abc import Iterable, Iterator
@@ -159,6 +159,12 @@ def load(
     """
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         raise ValueError(f"name must be a C identifier (it names the module file), got {name!r}")
+    if sys.platform == "win32":
+        raise NotImplementedError(
+            "envpool.cpp_extension.load() compiles with a GCC-compatible compiler (Linux, macOS); on Windows build "
+            "the module with CMake (envpool_add_extension, see `python -m envpool --cmake-dir`) and load it with "
+            "load_module()"
+        )
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]
     srcs = [Path(s).resolve() for s in sources]
@@ -252,6 +258,8 @@ def _read_json(path: Path) -> dict | None:
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
     """One build of a module at a time across processes (e.g. several ranks loading it)."""
+    import fcntl  # POSIX: load() refuses Windows before this
+
     with open(path, "a") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:

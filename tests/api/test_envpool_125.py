@@ -164,7 +164,7 @@ def test_envpool_125_module_paths_import() -> None:
         import envpool.box2d.registration as reg
         assert envpool.box2d.registration is reg
         assert make_gym("LunarLander-v3", num_envs=2).reset()[0].shape == (2, 8)
-        for missing in ("envpool.procgen.procgen_envpool", "envpool.box2d.box2d_envpool", "envpool.mujoco.robotics"):
+        for missing in ("envpool.procgen.procgen_envpool", "envpool.box2d.box2d_envpool", "envpool.mujoco.playground"):
             try:
                 importlib.import_module(missing)
             except ModuleNotFoundError:

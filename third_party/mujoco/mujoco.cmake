@@ -28,7 +28,20 @@ if(NOT MUJOCO_PYTHON_DIR)
 endif()
 
 set(MUJOCO_INCLUDE_DIR "${MUJOCO_PYTHON_DIR}/include")
-set(MUJOCO_LIBRARY "${MUJOCO_PYTHON_DIR}/libmujoco.so.${ENVPOOL_MUJOCO_VERSION}")
+# The wheel's library: libmujoco.so.X (Linux), libmujoco.X.dylib (macOS),
+# mujoco.dll (Windows, shipped without an import library: MinGW links the
+# DLL itself; MSVC gets an import library made from the DLL's exports,
+# mujoco_import_lib.cmake).
+if(WIN32)
+  set(MUJOCO_LIBRARY "${MUJOCO_PYTHON_DIR}/mujoco.dll")
+  set(_mujoco_soname "mujoco.dll")
+elseif(APPLE)
+  set(MUJOCO_LIBRARY "${MUJOCO_PYTHON_DIR}/libmujoco.${ENVPOOL_MUJOCO_VERSION}.dylib")
+  set(_mujoco_soname "@rpath/libmujoco.${ENVPOOL_MUJOCO_VERSION}.dylib")
+else()
+  set(MUJOCO_LIBRARY "${MUJOCO_PYTHON_DIR}/libmujoco.so.${ENVPOOL_MUJOCO_VERSION}")
+  set(_mujoco_soname "libmujoco.so.${ENVPOOL_MUJOCO_VERSION}")
+endif()
 
 if(NOT EXISTS "${MUJOCO_INCLUDE_DIR}/mujoco/mujoco.h")
   message(FATAL_ERROR "MuJoCo headers not found at ${MUJOCO_INCLUDE_DIR}/mujoco/mujoco.h")
@@ -47,7 +60,16 @@ if(NOT TARGET mujoco::mujoco)
   add_library(mujoco::mujoco SHARED IMPORTED GLOBAL)
   set_target_properties(mujoco::mujoco PROPERTIES
     IMPORTED_LOCATION "${MUJOCO_LIBRARY}"
-    IMPORTED_SONAME "libmujoco.so.${ENVPOOL_MUJOCO_VERSION}"
+    IMPORTED_SONAME "${_mujoco_soname}"
     INTERFACE_INCLUDE_DIRECTORIES "${_mujoco_stable_include}")
+  if(WIN32)
+    if(MSVC)
+      include(${CMAKE_CURRENT_LIST_DIR}/mujoco_import_lib.cmake)
+      envpool_mujoco_import_lib("${MUJOCO_LIBRARY}" _mujoco_implib)
+    else()
+      set(_mujoco_implib "${MUJOCO_LIBRARY}")  # GNU ld links against a DLL directly
+    endif()
+    set_target_properties(mujoco::mujoco PROPERTIES IMPORTED_IMPLIB "${_mujoco_implib}")
+  endif()
 endif()
 message(STATUS "MuJoCo: ${MUJOCO_LIBRARY}")

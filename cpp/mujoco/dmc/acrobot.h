@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <string>
 
 #include "cpp/mujoco/dmc/dmc_env.h"
@@ -35,8 +36,8 @@ class Acrobot : public DmcEnv {
 
  protected:
   void InitializeEpisode() override {
-    d_->qpos[shoulder_] = random_.Uniform(-M_PI, M_PI);
-    d_->qpos[elbow_] = random_.Uniform(-M_PI, M_PI);
+    d_->qpos[shoulder_] = random_.Uniform(-std::numbers::pi, std::numbers::pi);
+    d_->qpos[elbow_] = random_.Uniform(-std::numbers::pi, std::numbers::pi);
   }
 
   void Observe(const StateRow& out) override {

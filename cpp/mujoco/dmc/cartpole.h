@@ -5,6 +5,7 @@
 #define ENVPOOL_MUJOCO_DMC_CARTPOLE_H_
 
 #include <algorithm>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 
@@ -42,7 +43,7 @@ class Cartpole : public DmcEnv {
     const int nv = m_->nv;
     if (swing_up_) {
       d_->qpos[slider_] = .01 * random_.Gauss();
-      d_->qpos[hinge_1_] = M_PI + .01 * random_.Gauss();
+      d_->qpos[hinge_1_] = std::numbers::pi + .01 * random_.Gauss();
       for (int i = 2; i < nv; ++i) d_->qpos[i] = .1 * random_.Gauss();
     } else {
       d_->qpos[slider_] = random_.Uniform(-.1, .1);

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -122,9 +123,9 @@ double SigmoidValue(double x, double value_at_1, Sigmoid sigmoid) {
       return 1 / (std::abs(x) * scale + 1);
     }
     case Sigmoid::kCosine: {
-      const double scale = std::acos(2 * value_at_1 - 1) / M_PI;
+      const double scale = std::acos(2 * value_at_1 - 1) / std::numbers::pi;
       const double xs = x * scale;
-      return std::abs(xs) < 1 ? (1 + std::cos(M_PI * xs)) / 2 : 0.0;
+      return std::abs(xs) < 1 ? (1 + std::cos(std::numbers::pi * xs)) / 2 : 0.0;
     }
     case Sigmoid::kLinear: {
       const double scale = 1 - value_at_1;
@@ -441,7 +442,7 @@ void DmcEnv::RandomizeLimitedAndRotationalJoints() {
         throw std::logic_error("limited ball joints are not randomized here");
       }
     } else if (type == mjJNT_HINGE) {
-      d_->qpos[adr] = random_.Uniform(-M_PI, M_PI);
+      d_->qpos[adr] = random_.Uniform(-std::numbers::pi, std::numbers::pi);
     } else if (type == mjJNT_BALL || type == mjJNT_FREE) {
       // Ball: randn(4); free: rand(4) (dm_control's choice), normalised.
       double q[4];

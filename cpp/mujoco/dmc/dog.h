@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -54,7 +55,7 @@ class Dog : public DmcEnv {
     stand_height_[0] = d_->xpos[3 * torso_ + 2] * 0.9;
     stand_height_[1] = d_->xpos[3 * pelvis_ + 2] * 0.9;
     body_weight_ = -m_->opt.gravity[2] * m_->body_subtreemass[torso_];
-    const double azimuth = random_.Uniform(0, 2 * M_PI);
+    const double azimuth = random_.Uniform(0, 2 * std::numbers::pi);
     double* root = d_->qpos + root_qpos_;
     root[3] = std::cos(azimuth / 2);
     root[4] = 0;
@@ -68,7 +69,7 @@ class Dog : public DmcEnv {
     draws_.assign(d_->act, d_->act + m_->na);
     if (!fetch_) return;
     const double radius = 0.75 * m_->geom_size[3 * floor_];
-    const double az = random_.Uniform(0, 2 * M_PI);
+    const double az = random_.Uniform(0, 2 * std::numbers::pi);
     double* ball = d_->qpos + ball_qpos_;
     ball[0] = radius * std::sin(az);
     ball[1] = radius * std::cos(az);
@@ -123,7 +124,7 @@ class Dog : public DmcEnv {
     // np.prod of the reward factors, in order.
     double r = Tolerance(d_->xpos[3 * torso_ + 2], stand_height_[0], kInf, stand_height_[0]);
     r *= Tolerance(d_->xpos[3 * pelvis_ + 2], stand_height_[1], kInf, stand_height_[1]);
-    static const double kMinUprightCosine = std::cos(30 * (M_PI / 180.0));
+    static const double kMinUprightCosine = std::cos(30 * (std::numbers::pi / 180.0));
     for (int b : {skull_, torso_, pelvis_})
       r *= Tolerance(d_->xmat[9 * b + 8], kMinUprightCosine, kInf, kMinUprightCosine + 1, Sigmoid::kLinear, 0);
     double touch = 0;

@@ -5,6 +5,7 @@
 #define ENVPOOL_MUJOCO_DMC_FINGER_H_
 
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 
@@ -44,7 +45,7 @@ class Finger : public DmcEnv {
       m_->site_rgba[4 * tip_site_ + 3] = 0;
       m_->dof_damping[hinge_dof_] = .03;
     } else {
-      const double target_angle = random_.Uniform(-M_PI, M_PI);
+      const double target_angle = random_.Uniform(-std::numbers::pi, std::numbers::pi);
       const double hinge_x = d_->xanchor[3 * hinge_], hinge_z = d_->xanchor[3 * hinge_ + 2];
       const double* cap = m_->geom_size + 3 * cap1_;
       const double radius = cap[0] + cap[1] + cap[2];

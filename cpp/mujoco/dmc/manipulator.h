@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <string>
 
 #include "cpp/mujoco/dmc/planar_arm.h"
@@ -45,10 +46,10 @@ class Manipulator : public PlanarArm {
       const double target_z = random_.Uniform(.1, .4);
       double target_angle;
       if (insert_) {
-        target_angle = random_.Uniform(-M_PI / 3, M_PI / 3);
+        target_angle = random_.Uniform(-std::numbers::pi / 3, std::numbers::pi / 3);
         SetPose(receptacle_, target_x, target_z, target_angle);
       } else {
-        target_angle = random_.Uniform(-M_PI, M_PI);
+        target_angle = random_.Uniform(-std::numbers::pi, std::numbers::pi);
       }
       SetPose(target_, target_x, target_z, target_angle);
       // choice(['in_hand', 'in_target', 'uniform'], p=[.1, .1, .8]): one
@@ -66,11 +67,11 @@ class Manipulator : public PlanarArm {
         object_x = d_->site_xpos[3 * grasp_];
         object_z = d_->site_xpos[3 * grasp_ + 2];
         const double* r = d_->site_xmat + 9 * grasp_;
-        object_angle = M_PI - std::atan2(r[6], r[0]);
+        object_angle = std::numbers::pi - std::atan2(r[6], r[0]);
       } else {
         object_x = random_.Uniform(-.5, .5);
         object_z = random_.Uniform(0, .7);
-        object_angle = random_.Uniform(0, 2 * M_PI);
+        object_angle = random_.Uniform(0, 2 * std::numbers::pi);
         d_->qvel[object_dof_[0]] = random_.Uniform(-5, 5);
       }
       d_->qpos[object_qpos_[0]] = object_x;

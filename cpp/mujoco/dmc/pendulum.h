@@ -3,6 +3,7 @@
 #define ENVPOOL_MUJOCO_DMC_PENDULUM_H_
 
 #include <cmath>
+#include <numbers>
 #include <string>
 
 #include "cpp/mujoco/dmc/dmc_env.h"
@@ -28,7 +29,7 @@ class Pendulum : public DmcEnv {
   const DmcSpec& spec() const override { return spec_; }
 
  protected:
-  void InitializeEpisode() override { d_->qpos[hinge_] = random_.Uniform(-M_PI, M_PI); }
+  void InitializeEpisode() override { d_->qpos[hinge_] = random_.Uniform(-std::numbers::pi, std::numbers::pi); }
 
   void Observe(const StateRow& out) override {
     double* o = out[spec_.orientation];
@@ -39,7 +40,7 @@ class Pendulum : public DmcEnv {
 
   double Reward() override {
     // np.cos(np.deg2rad(8))
-    static const double kCosineBound = std::cos(8 * (M_PI / 180.0));
+    static const double kCosineBound = std::cos(8 * (std::numbers::pi / 180.0));
     return Tolerance(d_->xmat[9 * pole_ + 8], kCosineBound, 1);
   }
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <string>
 
 #include "cpp/mujoco/dmc/dmc_env.h"
@@ -40,7 +41,8 @@ class PlanarArm : public DmcEnv {
     for (int i = 0; i < 8; ++i) {
       const int j = arm_jnt_[i];
       const bool limited = m_->jnt_limited[j] != 0;
-      const double lo = limited ? m_->jnt_range[2 * j] : -M_PI, hi = limited ? m_->jnt_range[2 * j + 1] : M_PI;
+      const double lo = limited ? m_->jnt_range[2 * j] : -std::numbers::pi,
+                   hi = limited ? m_->jnt_range[2 * j + 1] : std::numbers::pi;
       d_->qpos[arm_qpos_[i]] = random_.Uniform(lo, hi);
     }
     d_->qpos[finger_] = d_->qpos[thumb_];

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -60,7 +61,7 @@ class Quadruped : public DmcEnv {
       FindNonContactingHeight(q, 0.0, 0.0);
       return;
     }
-    const double azimuth = random_.Uniform(0, 2 * M_PI);
+    const double azimuth = random_.Uniform(0, 2 * std::numbers::pi);
     const double q[4] = {std::cos(azimuth / 2), 0, 0, std::sin(azimuth / 2)};
     const double spawn_radius = 0.9 * m_->geom_size[3 * floor_];
     const double x = random_.Uniform(-spawn_radius, spawn_radius);
@@ -111,7 +112,7 @@ class Quadruped : public DmcEnv {
 
   double Reward() override {
     if (escape_) {
-      static const double kDeviation = std::cos(20 * (M_PI / 180.0));  // np.cos(np.deg2rad(20))
+      static const double kDeviation = std::cos(20 * (std::numbers::pi / 180.0));  // np.cos(np.deg2rad(20))
       const double upright = Tolerance(d_->xmat[9 * torso_ + 8], kDeviation, kInf, 1 + kDeviation, Sigmoid::kLinear, 0);
       const double terrain_size = m_->hfield_size[0];
       const double* w = d_->site_xpos + 3 * workspace_;
@@ -192,7 +193,7 @@ class Quadruped : public DmcEnv {
     for (int r = 0; r < res; ++r) {
       for (int c = 0; c < res; ++c) {
         const double radius = std::clamp(std::sqrt(grid[c] * grid[c] + grid[r] * grid[r]), .04, 1.0);
-        const double bowl = .5 - std::cos(2 * M_PI * radius) / 2;
+        const double bowl = .5 - std::cos(2 * std::numbers::pi * radius) / 2;
         h[r * res + c] = static_cast<float>(bowl * smooth[static_cast<size_t>(r) * res + c]);
       }
     }

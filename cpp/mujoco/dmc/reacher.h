@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <string>
 
 #include "cpp/mujoco/dmc/dmc_env.h"
@@ -39,7 +40,7 @@ class Reacher : public DmcEnv {
   void InitializeEpisode() override {
     m_->geom_size[3 * target_] = target_size_;
     RandomizeLimitedAndRotationalJoints();
-    const double angle = random_.Uniform(0, 2 * M_PI);
+    const double angle = random_.Uniform(0, 2 * std::numbers::pi);
     const double radius = random_.Uniform(.05, .20);
     m_->geom_pos[3 * target_] = radius * std::sin(angle);
     m_->geom_pos[3 * target_ + 1] = radius * std::cos(angle);

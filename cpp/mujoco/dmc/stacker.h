@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,7 @@ class Stacker : public PlanarArm {
       for (const Box& b : boxes_) {
         d_->qpos[b.qpos_x] = random_.Uniform(.1, .3);
         d_->qpos[b.qpos_z] = random_.Uniform(0, .7);
-        d_->qpos[b.qpos_y] = random_.Uniform(0, 2 * M_PI);
+        d_->qpos[b.qpos_y] = random_.Uniform(0, 2 * std::numbers::pi);
       }
       ForwardWithoutActuation();
       penetrating = d_->ncon > 0;

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 
 #include "cpp/mujoco/metaworld/sawyer_env.h"
@@ -81,16 +82,15 @@ class DoorOpen : public SawyerEnv {
     constexpr double threshold = 0.12;
     const double radius = Norm2(hand[0] - door[0], hand[1] - door[1]);
     const double floor = radius <= threshold ? 0.0 : 0.04 * std::log(radius - threshold) + 0.4;
-    const double above_floor =
-        hand[2] >= floor ? 1.0 : Tolerance(floor - hand[2], 0.0, 0.01, floor / 2.0);
-    const double in_place = Tolerance(Norm3((hand[0] - door[0]) - 0.05, (hand[1] - door[1]) - 0.03,
-                                            (hand[2] - door[2]) - -0.01),
-                                      0, threshold / 2.0, 0.5);
+    const double above_floor = hand[2] >= floor ? 1.0 : Tolerance(floor - hand[2], 0.0, 0.01, floor / 2.0);
+    const double in_place =
+        Tolerance(Norm3((hand[0] - door[0]) - 0.05, (hand[1] - door[1]) - 0.03, (hand[2] - door[2]) - -0.01), 0,
+                  threshold / 2.0, 0.5);
     *ready = HamacherProduct(above_floor, in_place);
     const double door_angle = -theta;
     const double a = 0.2, b = 0.8;
-    *opened = a * (theta < -M_PI / 90.0 ? 1.0 : 0.0) +
-              b * Tolerance(M_PI / 2.0 + M_PI / 6 - door_angle, 0, 0.5, M_PI / 3.0);
+    *opened = a * (theta < -std::numbers::pi / 90.0 ? 1.0 : 0.0) +
+              b * Tolerance(std::numbers::pi / 2.0 + std::numbers::pi / 6 - door_angle, 0, 0.5, std::numbers::pi / 3.0);
   }
 
   int door_, handle_, door_qpos_ = 0, door_qvel_ = 0;

@@ -4,6 +4,7 @@
 #define ENVPOOL_MUJOCO_METAWORLD_LEVER_PULL_H_
 
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 
 #include "cpp/mujoco/metaworld/sawyer_env.h"
@@ -58,14 +59,15 @@ class LeverPull : public SawyerEnv {
     const double shoulder_to_lever = Norm3(s[0], s[1], s[2]);
     const double ready_to_lift = Tolerance(shoulder_to_lever, 0, 0.02, Norm3(s0[0], s0[1], s0[2]));
     const double lever_angle = -d_->qpos[axis_qpos_];
-    const double lever_error = std::abs(lever_angle - M_PI / 2.0);
-    const double lever_engagement = Tolerance(lever_error, 0, M_PI / 48.0, (M_PI / 2.0) - (M_PI / 12.0));
+    const double lever_error = std::abs(lever_angle - std::numbers::pi / 2.0);
+    const double lever_engagement =
+        Tolerance(lever_error, 0, std::numbers::pi / 48.0, (std::numbers::pi / 2.0) - (std::numbers::pi / 12.0));
     const double obj_to_target = Dist(lever, target_pos_);
     const double in_place_margin = Dist(lever_pos_init_, target_pos_);
     const double in_place = Tolerance(obj_to_target, 0, 0.04, in_place_margin);
     Eval e;
     e.reward = 10.0 * HamacherProduct(ready_to_lift, in_place);
-    e.success = lever_error <= M_PI / 24 ? 1.0 : 0.0;
+    e.success = lever_error <= std::numbers::pi / 24 ? 1.0 : 0.0;
     e.near_object = shoulder_to_lever < 0.03 ? 1.0 : 0.0;
     e.grasp_success = ready_to_lift > 0.9 ? 1.0 : 0.0;
     e.grasp_reward = ready_to_lift;

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import os
 import pickle
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,7 +87,11 @@ def _pickle_env_fn(env_fn: Any) -> tuple[bytes, str]:
 def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
     """The EnvSpec of a pool of Python envs: probes one env (made here, in the calling
     process) for its spaces, reset info, TimeLimit and frame size."""
-
+    if sys.platform == "win32":
+        raise NotImplementedError(
+            "pools of Python envs (python:<id>, env_fn) are not available on Windows: their worker processes share "
+            "POSIX shared memory (Linux and macOS only); use gymnasium's vector envs there"
+        )
     config = dict(config)
     render_mode_given = "render_mode" in config
     py_opts = {k: config.pop(k, v) for k, v in _config.PY_DEFAULTS.items()}
@@ -102,7 +107,9 @@ def make_pool_spec(task_id: Any, config: dict[str, Any]) -> Any:
     num_envs = int(engine.setdefault("num_envs", 1))
     workers = opts["num_workers"]
     if workers is None:
-        workers = min(num_envs, len(os.sched_getaffinity(0)))
+        workers = min(
+            num_envs, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        )
     if not isinstance(workers, (int, np.integer)) or isinstance(workers, bool) or not 1 <= workers <= num_envs:
         raise MakeError(f"num_workers must be an int in [1, num_envs={num_envs}], got {workers!r}")
     if isinstance(task_id, str):

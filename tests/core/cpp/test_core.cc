@@ -334,7 +334,11 @@ class SleepyEnv : public Env {
   StepResult Step(const ActionRow& a, const StateRow& out) override {
     const int us = a[spec_.action][0];
     if (us < 0) throw std::invalid_argument("asked to fail");
+    // At least `us` long: MinGW's sleep_for rounds down to whole
+    // milliseconds (300 us would not sleep at all), so yield the rest.
+    const auto end = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
     std::this_thread::sleep_for(std::chrono::microseconds(us));
+    while (std::chrono::steady_clock::now() < end) std::this_thread::yield();
     ++steps_;
     Write(out);
     return StepResult{};
