@@ -35,10 +35,11 @@ from envpool import _envpool  # noqa: E402
 if "MetaWorld/Reach-v3" not in _envpool.families():
     pytest.skip("envpool was built without MuJoCo", allow_module_level=True)
 
-from envpool.tasks import metaworld as mw_tasks  # noqa: E402
 from metaworld.env_dict import ALL_V3_ENVIRONMENTS  # noqa: E402
 from metaworld.policies import ENV_POLICY_MAP  # noqa: E402
 from metaworld.sawyer_xyz_env import SawyerMocapBase  # noqa: E402
+
+from envpool.tasks import metaworld as mw_tasks  # noqa: E402
 
 ATOL = 1e-9
 NAMES = {mw_tasks.task_id(n): n for n in mw_tasks.METAWORLD_V3}
