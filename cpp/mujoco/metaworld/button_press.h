@@ -44,11 +44,16 @@ class ButtonPressTask : public SawyerEnv {
 
  protected:
   static Task MakeTask() {
-    Task t{{-0.5, 0.40, 0.05}, {0.5, 1.0, 0.5},
+    Task t{{-0.5, 0.40, 0.05},
+           {0.5, 1.0, 0.5},
            // init_config's float32 hand position.
            {0.0, static_cast<float>(0.4), static_cast<float>(0.2)},
            // goal_space is the hand's box.
-           {-0.5, 0.40, 0.05}, {0.5, 1.0, 0.5}, {}, {}, "btnGeom"};
+           {-0.5, 0.40, 0.05},
+           {0.5, 1.0, 0.5},
+           {},
+           {},
+           "btnGeom"};
     switch (kVariant) {
       case Button::kPress:
         t.rand_low = {-0.1, 0.85, 0.115};

@@ -58,8 +58,8 @@ class CoffeeMugTask : public SawyerEnv {
 
   Eval Evaluate(const double* obs, const float* action) override {
     const Vec3 obj = ObsVec(obs, 4);
-    const double target_to_obj = Norm3((obj[0] - target_pos_[0]) * 2.0, (obj[1] - target_pos_[1]) * 2.0,
-                                       (obj[2] - target_pos_[2]) * 1.0);
+    const double target_to_obj =
+        Norm3((obj[0] - target_pos_[0]) * 2.0, (obj[1] - target_pos_[1]) * 2.0, (obj[2] - target_pos_[2]) * 1.0);
     const double target_to_obj_init =
         Norm3((obj_init_pos_[0] - target_pos_[0]) * 2.0, (obj_init_pos_[1] - target_pos_[1]) * 2.0,
               (obj_init_pos_[2] - target_pos_[2]) * 1.0);

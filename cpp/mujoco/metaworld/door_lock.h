@@ -60,8 +60,7 @@ class DoorLockTask : public SawyerEnv {
     if (kLock) {
       const Vec3 obj = ObsVec(obs, 4);
       const Vec3 tcp = BodyPos(left_pad_);
-      const double tcp_to_obj =
-          Norm3((obj[0] - tcp[0]) * 0.25, (obj[1] - tcp[1]) * 1.0, (obj[2] - tcp[2]) * 0.5);
+      const double tcp_to_obj = Norm3((obj[0] - tcp[0]) * 0.25, (obj[1] - tcp[1]) * 1.0, (obj[2] - tcp[2]) * 0.5);
       const Vec3 pad0 = InitLeftPad();
       const double tcp_to_obj_init =
           Norm3((obj[0] - pad0[0]) * 0.25, (obj[1] - pad0[1]) * 1.0, (obj[2] - pad0[2]) * 0.5);

@@ -53,8 +53,8 @@ class DrawerOpen : public SawyerEnv {
     const double handle_error = Dist(handle, target_pos_);
     const double opening = Tolerance(handle_error, 0, 0.02, kMaxDist);
     const Vec3 handle_pos_init{target_pos_[0] + 0.0, target_pos_[1] + kMaxDist, target_pos_[2] + 0.0};
-    const double gripper_error = Norm3((handle[0] - gripper[0]) * 3.0, (handle[1] - gripper[1]) * 3.0,
-                                       (handle[2] - gripper[2]) * 1.0);
+    const double gripper_error =
+        Norm3((handle[0] - gripper[0]) * 3.0, (handle[1] - gripper[1]) * 3.0, (handle[2] - gripper[2]) * 1.0);
     const double gripper_error_init =
         Norm3((handle_pos_init[0] - init_tcp_[0]) * 3.0, (handle_pos_init[1] - init_tcp_[1]) * 3.0,
               (handle_pos_init[2] - init_tcp_[2]) * 1.0);

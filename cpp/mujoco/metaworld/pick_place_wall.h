@@ -45,8 +45,8 @@ class PickPlaceWall : public SawyerEnv {
     const double tcp_opened = obs[3];
     const Vec3 midpoint{target_pos_[0], 0.77, 0.25};
     const double tcp_to_obj = Dist(obj, tcp);
-    const double obj_to_midpoint = Norm3((obj[0] - midpoint[0]) * 1.0, (obj[1] - midpoint[1]) * 1.0,
-                                         (obj[2] - midpoint[2]) * 3.0);
+    const double obj_to_midpoint =
+        Norm3((obj[0] - midpoint[0]) * 1.0, (obj[1] - midpoint[1]) * 1.0, (obj[2] - midpoint[2]) * 3.0);
     const double obj_to_midpoint_init =
         Norm3((obj_init_pos_[0] - midpoint[0]) * 1.0, (obj_init_pos_[1] - midpoint[1]) * 1.0,
               (obj_init_pos_[2] - midpoint[2]) * 3.0);

@@ -24,9 +24,15 @@ class PlateSlideTask : public SawyerEnv {
 
  protected:
   static Task MakeTask() {
-    Task t{{-0.5, 0.40, 0.05}, {0.5, 1.0, 0.5},
+    Task t{{-0.5, 0.40, 0.05},
+           {0.5, 1.0, 0.5},
            // init_config's float32 hand position.
-           {0.0, static_cast<float>(0.6), static_cast<float>(0.2)}, {}, {}, {}, {}, "puck"};
+           {0.0, static_cast<float>(0.6), static_cast<float>(0.2)},
+           {},
+           {},
+           {},
+           {},
+           "puck"};
     auto set = [&t](Vec3 obj_lo, Vec3 obj_hi, Vec3 goal_lo, Vec3 goal_hi) {
       t.goal_low = goal_lo;
       t.goal_high = goal_hi;

@@ -46,8 +46,8 @@ class PushWall : public SawyerEnv {
     const double tcp_opened = obs[3];
     const Vec3 midpoint{-0.05, 0.77, obj[2]};
     const double tcp_to_obj = Dist(obj, tcp);
-    const double obj_to_midpoint = Norm3((obj[0] - midpoint[0]) * 3.0, (obj[1] - midpoint[1]) * 1.0,
-                                         (obj[2] - midpoint[2]) * 1.0);
+    const double obj_to_midpoint =
+        Norm3((obj[0] - midpoint[0]) * 3.0, (obj[1] - midpoint[1]) * 1.0, (obj[2] - midpoint[2]) * 1.0);
     const double obj_to_midpoint_init =
         Norm3((obj_init_pos_[0] - midpoint[0]) * 3.0, (obj_init_pos_[1] - midpoint[1]) * 1.0,
               (obj_init_pos_[2] - midpoint[2]) * 1.0);

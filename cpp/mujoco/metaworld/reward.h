@@ -100,8 +100,7 @@ inline Scalar GripEffort(float a, double high) {
 // prism's corners `zero` and `one`, 1 outside the prism.
 inline double RectPrismTolerance(const double* curr, const double* zero, const double* one) {
   auto in_range = [](double a, double b, double c) { return c >= b ? (b <= a && a <= c) : (c <= a && a <= b); };
-  if (!(in_range(curr[0], zero[0], one[0]) && in_range(curr[1], zero[1], one[1]) &&
-        in_range(curr[2], zero[2], one[2])))
+  if (!(in_range(curr[0], zero[0], one[0]) && in_range(curr[1], zero[1], one[1]) && in_range(curr[2], zero[2], one[2])))
     return 1.0;
   const double x = (curr[0] - zero[0]) / (one[0] - zero[0]);
   const double y = (curr[1] - zero[1]) / (one[1] - zero[1]);

@@ -18,8 +18,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
 Config SawyerDefaults(const std::string& xml_file) {
-  Config c = GymDefaults(5, xml_file, 5,
-                         {{"partially_observable", true}, {"freeze_rand_vec", false}});
+  Config c = GymDefaults(5, xml_file, 5, {{"partially_observable", true}, {"freeze_rand_vec", false}});
   AddRenderDefaults(&c, "");
   return c;
 }
@@ -57,7 +56,8 @@ SawyerEnv::SawyerEnv(const Config& c, Task task)
       freeze_rand_vec_(c.Get<bool>("freeze_rand_vec")),
       rand_vec_(task_.rand_low.size(), 0.0),
       spec_(*this) {
-  if (m_->nmocap < 1 || m_->nu != 2) throw std::invalid_argument("not a Meta-World Sawyer model (mocap arm, 2 fingers)");
+  if (m_->nmocap < 1 || m_->nu != 2)
+    throw std::invalid_argument("not a Meta-World Sawyer model (mocap arm, 2 fingers)");
   // reset_mocap_welds: the weld's relative pose and torque scale, written
   // into the fields metaworld 3.1.1 wrote under mujoco 3.3.0's eq_data
   // layout (11 numbers; mujoco 3.17 has a 12th, kept).
@@ -193,8 +193,7 @@ Scalar SawyerEnv::GripperCagingReward(const float* action, const Vec3& obj_pos, 
   const Vec3 tcp = TcpCenter();
   double caging_xz_margin = Norm2(obj_init_pos_[0] - init_tcp_[0], obj_init_pos_[2] - init_tcp_[2]);
   caging_xz_margin -= xz_thresh;
-  const double caging_xz =
-      Tolerance(Norm2(tcp[0] - obj_pos[0], tcp[2] - obj_pos[2]), 0, xz_thresh, caging_xz_margin);
+  const double caging_xz = Tolerance(Norm2(tcp[0] - obj_pos[0], tcp[2] - obj_pos[2]), 0, xz_thresh, caging_xz_margin);
   // min(max(0, action[-1]), effort) / effort: float32 when it is the action.
   const Scalar gripper_closed = GripEffort(action[3], desired_gripper_effort) / Py(desired_gripper_effort);
   const Scalar caging = Py(HamacherProduct(caging_y, caging_xz));

@@ -35,10 +35,10 @@ using Vec3 = std::array<double, 3>;
 
 // What a task's constructor fixes (the reference's __init__ arguments).
 struct Task {
-  Vec3 hand_low, hand_high;     // the mocap box (SawyerXYZEnv's mocap_low/high default to these)
-  Vec3 hand_init_pos;           // init_config["hand_init_pos"]
-  Vec3 goal_low, goal_high;     // goal_space: the observed goal's clip bounds
-  std::vector<double> rand_low, rand_high;  // _random_reset_space
+  Vec3 hand_low, hand_high;                  // the mocap box (SawyerXYZEnv's mocap_low/high default to these)
+  Vec3 hand_init_pos;                        // init_config["hand_init_pos"]
+  Vec3 goal_low, goal_high;                  // goal_space: the observed goal's clip bounds
+  std::vector<double> rand_low, rand_high;   // _random_reset_space
   const char* main_object_geom = "objGeom";  // nullptr: a task that never asks
 };
 
@@ -56,8 +56,8 @@ struct Eval {
 class SawyerEnv : public MujocoEnv {
  public:
   struct Spec : MujocoSpec {
-    StateKey<double> success, near_object, grasp_success, grasp_reward, in_place_reward, obj_to_target,
-        unscaled_reward, rand_vec;
+    StateKey<double> success, near_object, grasp_success, grasp_reward, in_place_reward, obj_to_target, unscaled_reward,
+        rand_vec;
     explicit Spec(const SawyerEnv& e);
   };
   const MujocoSpec& spec() const override { return spec_; }
@@ -127,9 +127,9 @@ class SawyerEnv : public MujocoEnv {
   static Vec3 ObsVec(const double* obs, int at) { return {obs[at], obs[at + 1], obs[at + 2]}; }
 
   const Task task_;
-  Vec3 target_pos_{};      // _target_pos
-  Vec3 obj_init_pos_{};    // obj_init_pos
-  Vec3 init_tcp_{};        // init_tcp, after the hand reset
+  Vec3 target_pos_{};    // _target_pos
+  Vec3 obj_init_pos_{};  // obj_init_pos
+  Vec3 init_tcp_{};      // init_tcp, after the hand reset
   int hand_, left_claw_, right_claw_, left_pad_, right_pad_, left_pad_geom_, right_pad_geom_, main_geom_;
   int left_ee_, right_ee_;
   int goal_site_;  // -1: the model has none

@@ -50,10 +50,10 @@ class Soccer : public SawyerEnv {
     const Vec3 obj = ObsVec(obs, 4);
     const double tcp_opened = obs[3];
     const double tcp_to_obj = Dist(obj, TcpCenter());
-    const double target_to_obj = Norm3((obj[0] - target_pos_[0]) * 3.0, (obj[1] - target_pos_[1]) * 1.0,
-                                       (obj[2] - target_pos_[2]) * 1.0);
-    const double target_to_obj_init = Norm3((obj[0] - obj_init_pos_[0]) * 3.0, (obj[1] - obj_init_pos_[1]) * 1.0,
-                                            (obj[2] - obj_init_pos_[2]) * 1.0);
+    const double target_to_obj =
+        Norm3((obj[0] - target_pos_[0]) * 3.0, (obj[1] - target_pos_[1]) * 1.0, (obj[2] - target_pos_[2]) * 1.0);
+    const double target_to_obj_init =
+        Norm3((obj[0] - obj_init_pos_[0]) * 3.0, (obj[1] - obj_init_pos_[1]) * 1.0, (obj[2] - obj_init_pos_[2]) * 1.0);
     double in_place = Tolerance(target_to_obj, 0, kRadius, target_to_obj_init);
     const double goal_line = target_pos_[1] - 0.1;
     if (obj[1] > goal_line && std::abs(obj[0] - target_pos_[0]) > 0.10)
