@@ -54,11 +54,14 @@
 #include "ale/emucore/MD5.hxx"
 #include "ale/games/Roms.hpp"
 #include "cpp/atari/palette.h"
-#include "cpp/atari/resize.h"
 #include "cpp/core/family.h"
 #include "cpp/core/spec.h"
+#include "cpp/draw/resize.h"
 
 namespace envpool::atari {
+
+using draw::Interp;
+using draw::Resizer;
 
 inline Config DefaultConfig() {
   return Config{

@@ -1,7 +1,7 @@
 // The Python module _envpool: the families compiled in, their specs and
 // defaults, the bench's raw ceiling, and (from the other files of this
-// folder) the Pool type, the argument checks Python reuses and the XLA
-// handlers. Names no family: each registers itself (FamilyRegistrar).
+// folder) the Pool type, the argument checks Python reuses, the frame resize
+// and the XLA handlers. Names no family: each registers itself (FamilyRegistrar).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -15,6 +15,7 @@
 #include "cpp/python/config.h"
 #include "cpp/python/exceptions.h"
 #include "cpp/python/extension.h"
+#include "cpp/python/frames.h"
 #include "cpp/python/futex.h"
 #include "cpp/python/pool_binding.h"
 #include "cpp/python/xla.h"
@@ -90,6 +91,7 @@ PYBIND11_MODULE(_envpool, m) {
   // load_families(): family modules built against the SDK (envpool.cpp_extension).
   RegisterExtensionLoader(m);
   RegisterFutex(m);
+  RegisterFrames(m);
   RegisterXla(m);  // before Pool: Pool._engine returns its engine type
   RegisterPool(m);
 }

@@ -1,4 +1,6 @@
-// Image resizing for the Atari preprocessing, on single-channel uint8 planes.
+// Image resizing as OpenCV does it, on single-channel uint8 planes: the Atari
+// preprocessing, and render()'s EnvPool 1.2.5 render_width/render_height
+// (envpool/_frames.py, through the binding's resize_linear).
 //
 // The arithmetic follows OpenCV's cv::resize for 8-bit images step by step
 // (same coefficient tables, same float/fixed-point accumulation order and
@@ -10,15 +12,15 @@
 //
 // All tables and scratch buffers are built once in the constructor; Run()
 // does not allocate. The code is in resize.cc, the one translation unit
-// compiled with strict IEEE floating point (cpp/atari/CMakeLists.txt). A Resizer is not thread-safe (it owns scratch
-// space): use one per env.
-#ifndef ENVPOOL_ATARI_RESIZE_H_
-#define ENVPOOL_ATARI_RESIZE_H_
+// compiled with strict IEEE floating point (cpp/draw/CMakeLists.txt). A
+// Resizer is not thread-safe (it owns scratch space): use one per env.
+#ifndef ENVPOOL_DRAW_RESIZE_H_
+#define ENVPOOL_DRAW_RESIZE_H_
 
 #include <cstdint>
 #include <memory>
 
-namespace envpool::atari {
+namespace envpool::draw {
 
 enum class Interp { kArea, kLinear };
 
@@ -58,6 +60,6 @@ class Resizer {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace envpool::atari
+}  // namespace envpool::draw
 
-#endif  // ENVPOOL_ATARI_RESIZE_H_
+#endif  // ENVPOOL_DRAW_RESIZE_H_

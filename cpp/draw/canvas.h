@@ -1,19 +1,21 @@
-// A small rasterizer for the classic-control renderers. Gymnasium draws its
-// rgb_array frames with pygame: pygame.gfxdraw (SDL_gfx's filled_polygon,
-// aapolygon, filled_circle, aacircle, hline, vline), pygame.draw (line,
-// aalines), pygame.math.Vector2.rotate_rad, and for Pendulum's torque arrow
-// pygame.transform.smoothscale and an alpha blit. Each routine here ports the
-// integer (and, where pygame uses it, float) arithmetic of pygame 2.6's
+// pygame's drawing on an RGB frame, for the renderers of classic control,
+// Box2D and toy text. Gymnasium draws their rgb_array frames with pygame:
+// pygame.gfxdraw (SDL_gfx's filled_polygon, aapolygon, filled_circle,
+// aacircle, hline, vline), pygame.draw (line, aalines, rect),
+// pygame.math.Vector2.rotate_rad and Surface.blit. Each routine here ports
+// the integer (and, where pygame uses it, float) arithmetic of pygame 2.6's
 // implementation, so the frames match gymnasium's pixel for pixel, the
-// anti-aliased edges included (tests/families/test_render_classic_control.py says how
-// closely they are checked).
+// anti-aliased edges included (tests/families/test_render_classic_control.py,
+// test_box2d*.py and test_toy_text.py check them). Image transforms are in
+// transform.h, PNG art in image.h.
 //
-// Coordinates are pygame's surface coordinates (x right, y down). Gymnasium
-// flips the finished surface vertically (pygame.transform.flip(surf, False,
-// True)) before returning it, so the canvas stores surface row y at image
-// row height - 1 - y.
-#ifndef ENVPOOL_CLASSIC_CONTROL_RENDER_H_
-#define ENVPOOL_CLASSIC_CONTROL_RENDER_H_
+// Coordinates are pygame's surface coordinates (x right, y down). Classic
+// control and Box2D flip the finished surface vertically
+// (pygame.transform.flip(surf, False, True)) before returning it, so their
+// canvas (Rows::kFlipped) stores surface row y at image row height - 1 - y;
+// toy text returns the surface as drawn (Rows::kAsDrawn).
+#ifndef ENVPOOL_DRAW_CANVAS_H_
+#define ENVPOOL_DRAW_CANVAS_H_
 
 #include <algorithm>
 #include <cmath>
@@ -22,9 +24,9 @@
 #include <cstdlib>
 #include <vector>
 
-#include "cpp/classic_control/clockwise_alpha.h"
+#include "cpp/draw/image.h"
 
-namespace envpool::classic_control {
+namespace envpool::draw {
 
 struct Rgb {
   int r, g, b;
@@ -64,9 +66,23 @@ inline Vec2 RotateRad(Vec2 p, double angle) {
   return {c * p.x - s * p.y, s * p.x + c * p.y};
 }
 
+// Python's round() of a non-negative float: halves to even, as the default
+// floating-point rounding mode does.
+inline int RoundHalfEven(double v) { return static_cast<int>(std::nearbyint(v)); }
+
+// Where surface row y lies in the frame (see the top of this file).
+enum class Rows { kFlipped, kAsDrawn };
+
 class Canvas {
  public:
-  Canvas(uint8_t* rgb, int width, int height) : rgb_(rgb), w_(width), h_(height) {}
+  // rgb: height x width x 3, row-major. Invariant: At(x, y) is surface
+  // pixel (x, y) for 0 <= x < width, 0 <= y < height, in either row order.
+  Canvas(uint8_t* rgb, int width, int height, Rows rows = Rows::kFlipped)
+      : rgb_(rgb),
+        w_(width),
+        h_(height),
+        row0_(rows == Rows::kFlipped ? rgb + static_cast<ptrdiff_t>(height - 1) * width * 3 : rgb),
+        row_step_(rows == Rows::kFlipped ? -static_cast<ptrdiff_t>(width) * 3 : static_cast<ptrdiff_t>(width) * 3) {}
 
   void Fill(Rgb c) {
     const size_t n = static_cast<size_t>(w_) * h_;
@@ -550,8 +566,35 @@ class Canvas {
     }
   }
 
+  // --- toy text: Surface.blit of PNG art, pygame.draw.rect's outline ---
+
+  // Surface.blit of a per-pixel-alpha image at (x, y), clipped: an opaque
+  // pixel is copied, a transparent one leaves the surface. gymnasium's art
+  // has no other alphas (a test checks); were there any, they blend as
+  // d + (s - d) * a / 255, which nothing compares with SDL's blitter.
+  void Blit(const Image& img, int x0, int y0) {
+    for (int y = std::max(0, -y0); y < img.h && y0 + y < h_; ++y)
+      for (int x = std::max(0, -x0); x < img.w && x0 + x < w_; ++x) {
+        const uint8_t* s = img.At(x, y);
+        const int a = s[3];
+        if (a == 0) continue;
+        uint8_t* d = At(x0 + x, y0 + y);
+        if (a == 255) {
+          d[0] = s[0], d[1] = s[1], d[2] = s[2];
+        } else {
+          for (int ch = 0; ch < 3; ++ch) d[ch] = static_cast<uint8_t>(d[ch] + (s[ch] - d[ch]) * a / 255);
+        }
+      }
+  }
+
+  // pygame.draw.rect(surface, color, (x, y, w, h), 1): the 1-pixel outline.
+  void RectOutline(int x, int y, int w, int h, Rgb c) {
+    for (int i = x; i < x + w; ++i) Set(i, y, c), Set(i, y + h - 1, c);
+    for (int j = y; j < y + h; ++j) Set(x, j, c), Set(x + w - 1, j, c);
+  }
+
  private:
-  uint8_t* At(int x, int y) { return rgb_ + (static_cast<size_t>(h_ - 1 - y) * w_ + x) * 3; }
+  uint8_t* At(int x, int y) { return row0_ + y * row_step_ + static_cast<ptrdiff_t>(x) * 3; }
   void Put(int x, int y, Rgb c) {
     uint8_t* p = At(x, y);
     p[0] = static_cast<uint8_t>(c.r);
@@ -775,111 +818,10 @@ class Canvas {
 
   uint8_t* rgb_;
   int w_, h_;
+  uint8_t* row0_;       // surface row 0
+  ptrdiff_t row_step_;  // bytes from a surface row to the next
 };
 
-// The arrow's alpha (kClockwiseWidth x kClockwiseHeight), decoded once.
-inline const std::vector<uint8_t>& ClockwiseAlpha() {
-  static const std::vector<uint8_t> alpha = [] {
-    std::vector<uint8_t> a;
-    a.reserve(static_cast<size_t>(kClockwiseWidth) * kClockwiseHeight);
-    const size_t n = sizeof(kClockwiseAlphaRle);
-    for (size_t i = 0; i < n; ++i) {
-      const uint8_t v = kClockwiseAlphaRle[i];
-      if ((v == 0 || v == 255) && i + 1 < n) {
-        a.insert(a.end(), kClockwiseAlphaRle[++i], v);
-      } else {
-        a.push_back(v);
-      }
-    }
-    a.resize(static_cast<size_t>(kClockwiseWidth) * kClockwiseHeight, 0);
-    return a;
-  }();
-  return alpha;
-}
+}  // namespace envpool::draw
 
-// pygame.transform.smoothscale of one 8-bit channel when shrinking both ways
-// (the arrow is at most a third of its size): pygame's area-averaging
-// filter_shrink_X then filter_shrink_Y, in the arithmetic of the SSE
-// versions that x86-64 builds of pygame use (2.14 fixed point, 16-bit
-// lanes: wrapping adds, pmulhuw high products, saturation to 8 bits).
-// (src: a row-major sw x sh image of NC interleaved 8-bit channels, each
-// filtered on its own; the result is interleaved the same way.)
-template <int NC>
-std::vector<uint8_t> ShrinkChannels(const uint8_t* src, int sw, int sh, int dw, int dh) {
-  static_assert(NC >= 1 && NC <= 4);
-  auto mulhi = [](uint32_t a, uint32_t b) { return static_cast<uint16_t>(((a & 0xffff) * (b & 0xffff)) >> 16); };
-  auto sat = [](uint32_t v) { return static_cast<uint8_t>(std::min<uint32_t>(v, 255)); };
-  const int rw = dw * NC;  // a filtered row's bytes
-  std::vector<uint8_t> tmp(static_cast<size_t>(rw) * sh), dst(static_cast<size_t>(rw) * dh);
-  const uint32_t xspace = 0x4000 * sw / dw, xrecip = 0x40000000 / xspace;
-  // The X pass's counter runs alike on every row: where each output pixel's
-  // boundary source pixel falls, with its weights, is worked out once; the
-  // source pixels between boundaries are summed whole.
-  struct Cut {
-    int x;
-    uint32_t xcounter, xfrac;
-  };
-  std::vector<Cut> cuts;
-  cuts.reserve(dw);
-  uint32_t xcounter = xspace;
-  for (int x = 0; x < sw && static_cast<int>(cuts.size()) < dw; ++x) {
-    if (xcounter > 0x4000) {
-      xcounter -= 0x4000;
-    } else {
-      cuts.push_back({x, xcounter, (0x4000 - xcounter) & 0xffff});
-      xcounter += xspace - 0x4000;
-    }
-  }
-  // The sums run in 32 bits, one register per channel (the row pass over
-  // CarRacing's 1000x800 window: 0.80 -> 0.59 ms); only their low 16 bits
-  // enter the 16-bit lane arithmetic, so they wrap as pygame's lanes do.
-  for (int y = 0; y < sh; ++y) {
-    const uint8_t* s = src + static_cast<size_t>(y) * sw * NC;
-    uint8_t* d = &tmp[static_cast<size_t>(y) * rw];
-    uint32_t acc[NC] = {};
-    const uint8_t* p = s;
-    for (const Cut& cut : cuts) {
-      for (const uint8_t* end = s + static_cast<size_t>(cut.x) * NC; p < end; p += NC)
-        for (int c = 0; c < NC; ++c) acc[c] += p[c];
-      for (int c = 0; c < NC; ++c) {
-        const uint32_t s4 = p[c] << 2;
-        const uint16_t out = static_cast<uint16_t>(mulhi(s4, cut.xcounter) + acc[c]);
-        acc[c] = mulhi(s4, cut.xfrac);
-        *d++ = sat(mulhi(out, xrecip));
-      }
-      p += NC;
-    }
-  }
-  // The Y pass filters every byte of a row alike: channels need no care.
-  const uint32_t yspace = 0x4000 * sh / dh, yrecip = 0x40000000 / yspace;
-  std::vector<uint16_t> acc(rw, 0);
-  uint32_t ycounter = yspace;
-  int dy = 0;
-  for (int y = 0; y < sh; ++y) {
-    const uint8_t* s = &tmp[static_cast<size_t>(y) * rw];
-    if (ycounter > 0x4000) {
-      for (int x = 0; x < rw; ++x) acc[x] = static_cast<uint16_t>(acc[x] + s[x]);
-      ycounter -= 0x4000;
-    } else {
-      if (dy == dh) break;
-      const uint32_t yfrac = (0x4000 - ycounter) & 0xffff;
-      uint8_t* d = &dst[static_cast<size_t>(dy++) * rw];
-      for (int x = 0; x < rw; ++x) {
-        const uint32_t s4 = s[x] << 2;
-        const uint16_t out = static_cast<uint16_t>(mulhi(s4, ycounter) + acc[x]);
-        acc[x] = mulhi(s4, yfrac);
-        d[x] = sat(mulhi(out, yrecip));
-      }
-      ycounter += yspace - 0x4000;
-    }
-  }
-  return dst;
-}
-
-inline std::vector<uint8_t> ShrinkChannel(const std::vector<uint8_t>& src, int sw, int sh, int dw, int dh) {
-  return ShrinkChannels<1>(src.data(), sw, sh, dw, dh);
-}
-
-}  // namespace envpool::classic_control
-
-#endif  // ENVPOOL_CLASSIC_CONTROL_RENDER_H_
+#endif  // ENVPOOL_DRAW_CANVAS_H_

@@ -1,7 +1,7 @@
-// The Atari resize (resize.h), in its own translation unit: it must compute
-// exactly like OpenCV, so cpp/atari/CMakeLists.txt compiles this file alone
+// OpenCV's resize (resize.h), in its own translation unit: it must compute
+// exactly like OpenCV, so cpp/draw/CMakeLists.txt compiles this file alone
 // with IEEE float arithmetic (no FMA contraction, no reassociation).
-#include "cpp/atari/resize.h"
+#include "cpp/draw/resize.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -18,13 +18,13 @@
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
-#define ENVPOOL_ATARI_HAVE_AVX512_RESIZE 1
+#define ENVPOOL_DRAW_HAVE_AVX512_RESIZE 1
 #endif
 
-namespace envpool::atari {
+namespace envpool::draw {
 
 ResizePath BestResizePath() {
-#ifdef ENVPOOL_ATARI_HAVE_AVX512_RESIZE
+#ifdef ENVPOOL_DRAW_HAVE_AVX512_RESIZE
   static const ResizePath best =
       __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")
           ? ResizePath::kAvx512
@@ -326,7 +326,7 @@ class Resizer::Impl {
   // repeated rows: same values).
   void RunAreaGeneric(const uint8_t* src, uint8_t* dst) {
     FindDistinctRows(src);
-#ifdef ENVPOOL_ATARI_HAVE_AVX512_RESIZE
+#ifdef ENVPOOL_DRAW_HAVE_AVX512_RESIZE
     if (avx512_) {
       RunAreaGenericAvx512(src, dst);
       return;
@@ -497,7 +497,7 @@ class Resizer::Impl {
     avx512_ = true;
   }
 
-#ifdef ENVPOOL_ATARI_HAVE_AVX512_RESIZE
+#ifdef ENVPOOL_DRAW_HAVE_AVX512_RESIZE
 // GCC 12 warns about the intrinsics' own undefined-vector idiom.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
@@ -686,4 +686,4 @@ ResizePath Resizer::path() const { return impl_ ? impl_->path() : ResizePath::kP
 
 void Resizer::Run(const uint8_t* src, uint8_t* dst) { impl_->Run(src, dst); }
 
-}  // namespace envpool::atari
+}  // namespace envpool::draw

@@ -1,13 +1,12 @@
-// What gymnasium's toy-text renderers do with pygame, for rgb_array frames:
-// load the PNG art from gymnasium's package (8-bit RGB(A), decoded here with
-// zlib), scale it as pygame.transform.scale does, flip it, and blit it onto
-// an RGB surface with per-pixel alpha.
-#ifndef ENVPOOL_TOY_TEXT_RENDER_H_
-#define ENVPOOL_TOY_TEXT_RENDER_H_
+// PNG art as pygame.image.load gives it to gymnasium's toy-text renderers:
+// 8-bit RGB(A) PNGs from gymnasium's package, decoded here with zlib into
+// RGBA images (transform.h scales and flips them, Canvas::Blit draws them).
+#ifndef ENVPOOL_DRAW_IMAGE_H_
+#define ENVPOOL_DRAW_IMAGE_H_
 
 #include <zlib.h>
 
-#include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -19,11 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace envpool::toy_text {
-
-struct Rgb {
-  uint8_t r, g, b;
-};
+namespace envpool::draw {
 
 // Row-major RGBA pixels.
 struct Image {
@@ -50,9 +45,9 @@ inline int Paeth(int a, int b, int c) {
 // art is); anything else is refused by name.
 inline Image DecodePng(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("toy_text render: cannot open " + path);
+  if (!f) throw std::runtime_error("PNG: cannot open " + path);
   const std::vector<uint8_t> d((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  auto bad = [&](const std::string& why) { return std::runtime_error("toy_text render: " + path + ": " + why); };
+  auto bad = [&](const std::string& why) { return std::runtime_error("PNG: " + path + ": " + why); };
   static const uint8_t kSig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   if (d.size() < 8 || !std::equal(kSig, kSig + 8, d.begin())) throw bad("not a PNG file");
   std::size_t pos = 8;
@@ -145,99 +140,6 @@ inline std::shared_ptr<const Image> LoadImage(const std::string& path) {
   return img;
 }
 
-// pygame.transform.scale as pygame 2 (gymnasium[toy-text]'s pygame, not
-// pygame-ce) does it: its stretch() walks the source with a Bresenham-style
-// error term, 2 * source size against 2 * destination size, per axis.
-inline std::vector<int> StretchIndex(int src, int dst) {
-  std::vector<int> index(dst);
-  int at = 0, err = 2 * src - 2 * dst;
-  for (int i = 0; i < dst; ++i) {
-    index[i] = at;
-    while (err >= 0) {
-      ++at;
-      err -= 2 * dst;
-    }
-    err += 2 * src;
-  }
-  return index;
-}
+}  // namespace envpool::draw
 
-inline Image Scale(const Image& src, int w, int h) {
-  if (w == src.w && h == src.h) return src;
-  Image dst;
-  dst.w = w;
-  dst.h = h;
-  dst.rgba.resize(static_cast<std::size_t>(w) * h * 4);
-  const std::vector<int> xs = StretchIndex(src.w, w), ys = StretchIndex(src.h, h);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const uint8_t* p = src.At(xs[x], ys[y]);
-      std::copy(p, p + 4, &dst.rgba[(static_cast<std::size_t>(y) * w + x) * 4]);
-    }
-  return dst;
-}
-
-// pygame.transform.flip(img, flip_x, flip_y).
-inline Image Flip(const Image& src, bool flip_x, bool flip_y) {
-  Image dst = src;
-  for (int y = 0; y < src.h; ++y)
-    for (int x = 0; x < src.w; ++x) {
-      const uint8_t* p = src.At(flip_x ? src.w - 1 - x : x, flip_y ? src.h - 1 - y : y);
-      std::copy(p, p + 4, &dst.rgba[(static_cast<std::size_t>(y) * src.w + x) * 4]);
-    }
-  return dst;
-}
-
-// An RGB frame (height x width x 3, row-major), drawn as a pygame Surface.
-class Canvas {
- public:
-  Canvas(uint8_t* rgb, int w, int h) : rgb_(rgb), w_(w), h_(h) {}
-
-  void Fill(Rgb c) {
-    for (int i = 0; i < w_ * h_; ++i) Put(i, c.r, c.g, c.b);
-  }
-
-  // Surface.blit of a per-pixel-alpha image at (x, y), clipped: an opaque
-  // pixel is copied, a transparent one leaves the surface. gymnasium's art
-  // has no other alphas (a test checks); were there any, they blend as
-  // d + (s - d) * a / 255, which nothing compares with SDL's blitter.
-  void Blit(const Image& img, int x0, int y0) {
-    for (int y = std::max(0, -y0); y < img.h && y0 + y < h_; ++y)
-      for (int x = std::max(0, -x0); x < img.w && x0 + x < w_; ++x) {
-        const uint8_t* s = img.At(x, y);
-        const int a = s[3];
-        if (a == 0) continue;
-        uint8_t* d = &rgb_[(static_cast<std::size_t>(y0 + y) * w_ + x0 + x) * 3];
-        if (a == 255) {
-          d[0] = s[0], d[1] = s[1], d[2] = s[2];
-        } else {
-          for (int ch = 0; ch < 3; ++ch) d[ch] = static_cast<uint8_t>(d[ch] + (s[ch] - d[ch]) * a / 255);
-        }
-      }
-  }
-
-  // pygame.draw.rect(surface, color, (x, y, w, h), 1): the 1-pixel outline.
-  void RectOutline(int x, int y, int w, int h, Rgb c) {
-    for (int i = x; i < x + w; ++i) Pixel(i, y, c), Pixel(i, y + h - 1, c);
-    for (int j = y; j < y + h; ++j) Pixel(x, j, c), Pixel(x + w - 1, j, c);
-  }
-
- private:
-  void Pixel(int x, int y, Rgb c) {
-    if (x >= 0 && x < w_ && y >= 0 && y < h_) Put(y * w_ + x, c.r, c.g, c.b);
-  }
-  void Put(int i, uint8_t r, uint8_t g, uint8_t b) {
-    uint8_t* d = &rgb_[static_cast<std::size_t>(i) * 3];
-    d[0] = r, d[1] = g, d[2] = b;
-  }
-  uint8_t* rgb_;
-  int w_, h_;
-};
-
-// A Python round() of a non-negative float: halves to even, as the default
-// floating-point rounding mode does.
-inline int RoundHalfEven(double v) { return static_cast<int>(std::nearbyint(v)); }
-
-}  // namespace envpool::toy_text
-
-#endif  // ENVPOOL_TOY_TEXT_RENDER_H_
+#endif  // ENVPOOL_DRAW_IMAGE_H_
