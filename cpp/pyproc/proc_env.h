@@ -11,24 +11,7 @@
 // workers (src/envpool/python_env) also writes each worker's record: its pid,
 // its generation (bumped when it is replaced), how the last one died.
 //
-// Segment layout (little-endian, offsets in bytes):
-//   header (64):  u32 magic, u32 closing, u32 num_envs, u32 num_workers,
-//                 u32 epoch (@16: bumped at each result, and by the owner when a
-//                 worker dies), u32 epoch_waiters (@20: threads asleep on epoch)
-//   worker w (64 each, from 64): i32 pid, u32 gen, u32 doorbell, i32 death_status
-//                 (multiprocessing's exitcode: >= 0 exit code, < 0 -signal),
-//                 u32 broken (the worker could not be restarted), u32 ticket
-//                 (@20: the next request's arrival number), u32 sleeping (@24:
-//                 the worker sleeps on the doorbell), u32 control (@28: bumped by
-//                 the owner for a request on its own pipe to the worker)
-//   env slot i (slot_bytes each, from 64 + 64 * num_workers):
-//     control (64): u32 req, u32 done, u32 cmd, u32 gen, u64 seed, u32 has_seed,
-//                   u32 status, f64 reward, u8 terminated, u8 truncated, u32 error_req
-//                   (@44: the request an error answers), u32 begun (@48: the request taken up),
-//                   u32 sleeping (@52: a thread sleeps on done), u32 ticket (@56: the
-//                   request's arrival number; the worker serves in arrival order)
-//     each action array, then each state array (8-byte aligned, in spec order),
-//     the render frame (h * w * 3), the error text (u32 length, then UTF-8).
+// The segment's layout: segment.h.
 #ifndef ENVPOOL_PYPROC_PROC_ENV_H_
 #define ENVPOOL_PYPROC_PROC_ENV_H_
 
@@ -45,6 +28,7 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <cstddef>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
@@ -53,19 +37,9 @@
 
 #include "cpp/core/env.h"
 #include "cpp/core/result_signal.h"
+#include "cpp/pyproc/segment.h"
 
 namespace envpool::pyproc {
-
-constexpr uint32_t kMagic = 0x50595052;  // "PYPR"
-constexpr std::size_t kHeader = 64;
-constexpr std::size_t kWorkerRecord = 64;
-constexpr std::size_t kControl = 64;
-constexpr std::size_t kErrorBytes = 8192;
-enum Command : uint32_t { kCmdReset = 1, kCmdStep = 2, kCmdRender = 3 };
-// What the worker reports: ok, or the env's exception as the engine's
-// exception types carry it (ValueError -> invalid_argument, IndexError ->
-// out_of_range, anything else -> runtime_error).
-enum Status : uint32_t { kOk = 0, kError = 1, kValueError = 2, kIndexError = 3 };
 
 inline std::size_t Align(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
 
@@ -194,13 +168,13 @@ class ProcEnv : public Env, public ResultSignal {
     ::close(fd);
     if (mem == MAP_FAILED) throw std::runtime_error(std::string("PyProc: mmap failed: ") + std::strerror(errno));
     base_ = static_cast<char*>(mem);
-    if (U32(base_)->load() != kMagic) {
+    if (Word(base_, offsetof(SegmentHeader, magic))->load() != kMagic) {
       munmap(base_, layout_.total);
       throw std::invalid_argument("PyProc: shared memory '" + name + "' is not an envpool segment");
     }
-    record_ = base_ + kHeader + kWorkerRecord * worker_;
+    record_ = base_ + RecordOffset(worker_);
     slot_ = base_ + layout_.slots_off + layout_.slot_bytes * env_id;
-    gen_ = U32(record_ + 4)->load(std::memory_order_acquire);
+    gen_ = Word(record_, offsetof(WorkerRecord, gen))->load(std::memory_order_acquire);
   }
   ~ProcEnv() override { munmap(base_, layout_.total); }
 
@@ -227,9 +201,9 @@ class ProcEnv : public Env, public ResultSignal {
     }
     CopyOut(out);
     StepResult r;
-    std::memcpy(&r.reward, slot_ + 32, sizeof(double));
-    r.terminated = slot_[40] != 0;
-    r.truncated = slot_[41] != 0;
+    std::memcpy(&r.reward, slot_ + offsetof(SlotControl, reward), sizeof(double));
+    r.terminated = slot_[offsetof(SlotControl, terminated)] != 0;
+    r.truncated = slot_[offsetof(SlotControl, truncated)] != 0;
     return r;
   }
 
@@ -238,7 +212,7 @@ class ProcEnv : public Env, public ResultSignal {
   // left to that call.
   void Prepare(const ActionRow* action, const uint64_t* seed) override {
     if (posted_ != 0) return;
-    const uint32_t g = U32(record_ + 4)->load(std::memory_order_acquire);
+    const uint32_t g = Word(record_, offsetof(WorkerRecord, gen))->load(std::memory_order_acquire);
     if (g != gen_ || GivenUp() || (unreset_ && action != nullptr)) return;
     if (action != nullptr) {
       CopyActions(*action);
@@ -254,10 +228,12 @@ class ProcEnv : public Env, public ResultSignal {
   // clock started when this first saw the request taken up).
   bool Finished() override {
     if (posted_ == 0) return true;  // not started: the Step/Reset calls and waits
-    if (U32(slot_ + 4)->load(std::memory_order_acquire) == want_) return true;
-    if (U32(base_ + 4)->load() != 0 || U32(record_ + 4)->load(std::memory_order_acquire) != posted_gen_ || GivenUp())
+    if (Word(slot_, offsetof(SlotControl, done))->load(std::memory_order_acquire) == want_) return true;
+    if (Word(base_, offsetof(SegmentHeader, closing))->load() != 0 ||
+        Word(record_, offsetof(WorkerRecord, gen))->load(std::memory_order_acquire) != posted_gen_ || GivenUp())
       return true;
-    if (step_timeout_ <= 0 || U32(slot_ + 48)->load(std::memory_order_acquire) != want_) return false;
+    if (step_timeout_ <= 0 || Word(slot_, offsetof(SlotControl, begun))->load(std::memory_order_acquire) != want_)
+      return false;
     const auto now = std::chrono::steady_clock::now();
     if (!begun_seen_) {
       begun_seen_ = true;
@@ -265,10 +241,12 @@ class ProcEnv : public Env, public ResultSignal {
     }
     return std::chrono::duration<double>(now - begun_at_).count() > step_timeout_;
   }
-  uint32_t Epoch() const override { return U32(base_ + 16)->load(std::memory_order_seq_cst); }
+  uint32_t Epoch() const override {
+    return Word(base_, offsetof(SegmentHeader, epoch))->load(std::memory_order_seq_cst);
+  }
   void WaitEpoch(uint32_t seen, std::chrono::nanoseconds timeout) override {
-    std::atomic<uint32_t>* epoch = U32(base_ + 16);
-    std::atomic<uint32_t>* waiters = U32(base_ + 20);
+    std::atomic<uint32_t>* epoch = Word(base_, offsetof(SegmentHeader, epoch));
+    std::atomic<uint32_t>* waiters = Word(base_, offsetof(SegmentHeader, epoch_waiters));
     const auto s = std::chrono::duration_cast<std::chrono::seconds>(timeout);
     const timespec t{static_cast<time_t>(s.count()), static_cast<long>((timeout - s).count())};
     // Raised before the last check: a worker bumps epoch, then wakes if any.
@@ -277,8 +255,8 @@ class ProcEnv : public Env, public ResultSignal {
     waiters->fetch_sub(1, std::memory_order_seq_cst);
   }
   void WakeAll() override {
-    U32(base_ + 16)->fetch_add(1, std::memory_order_seq_cst);
-    Futex(U32(base_ + 16), FUTEX_WAKE, INT_MAX, nullptr);
+    Word(base_, offsetof(SegmentHeader, epoch))->fetch_add(1, std::memory_order_seq_cst);
+    Futex(Word(base_, offsetof(SegmentHeader, epoch)), FUTEX_WAKE, INT_MAX, nullptr);
   }
 
   std::array<int, 2> RenderSize() const override { return {render_h_, render_w_}; }
@@ -289,13 +267,11 @@ class ProcEnv : public Env, public ResultSignal {
   }
 
  private:
-  static std::atomic<uint32_t>* U32(char* p) { return reinterpret_cast<std::atomic<uint32_t>*>(p); }
-
   std::string Who() const { return "env " + std::to_string(env_id_); }
 
   // The owner gave up restarting this env's worker (see the record's
   // `broken`): no worker will serve it again.
-  bool GivenUp() const { return U32(record_ + 16)->load() != 0; }
+  bool GivenUp() const { return Word(record_, offsetof(WorkerRecord, broken))->load() != 0; }
   std::string GivenUpMessage() const { return Who() + ": its worker process could not be restarted"; }
 
   // How the worker's previous process ended, in words, and what comes next
@@ -303,8 +279,8 @@ class ProcEnv : public Env, public ResultSignal {
   // not after a failed render. `cmd`: the call that fails; `unreset`: one
   // after the call that was first told of the death, with no reset since.
   std::string DeathMessage(uint32_t cmd, bool unreset = false) const {
-    const int32_t pid = static_cast<int32_t>(U32(record_)->load());
-    const int32_t status = static_cast<int32_t>(U32(record_ + 12)->load());
+    const int32_t pid = static_cast<int32_t>(Word(record_, offsetof(WorkerRecord, pid))->load());
+    const int32_t status = static_cast<int32_t>(Word(record_, offsetof(WorkerRecord, death_status))->load());
     std::string how;
     if (status < 0) {
       const char* sig = strsignal(-status);
@@ -347,7 +323,7 @@ class ProcEnv : public Env, public ResultSignal {
   }
 
   void Call(uint32_t cmd) {
-    const uint32_t g = U32(record_ + 4)->load(std::memory_order_acquire);
+    const uint32_t g = Word(record_, offsetof(WorkerRecord, gen))->load(std::memory_order_acquire);
     if (g != gen_) {
       // The worker was replaced since this env last ran: the env it held
       // is gone. A reset simply starts on the new one.
@@ -372,33 +348,39 @@ class ProcEnv : public Env, public ResultSignal {
   // answer is marked as answering no request. No worker reads the slot
   // meanwhile: its request is done.
   [[noreturn]] void FailUnposted(const std::string& message) {
-    U32(slot_ + 44)->store(U32(slot_ + 4)->load(std::memory_order_acquire) + 1, std::memory_order_release);
+    Word(slot_, offsetof(SlotControl, error_req))
+        ->store(Word(slot_, offsetof(SlotControl, done))->load(std::memory_order_acquire) + 1,
+                std::memory_order_release);
     throw std::runtime_error(message);
   }
 
   void Post(uint32_t cmd, uint32_t g) {
-    U32(slot_ + 8)->store(cmd, std::memory_order_relaxed);
-    U32(slot_ + 12)->store(g, std::memory_order_relaxed);
-    std::memcpy(slot_ + 16, &seed_, sizeof(seed_));
-    U32(slot_ + 24)->store(cmd == kCmdReset && has_seed_ ? 1 : 0, std::memory_order_relaxed);
+    Word(slot_, offsetof(SlotControl, cmd))->store(cmd, std::memory_order_relaxed);
+    Word(slot_, offsetof(SlotControl, gen))->store(g, std::memory_order_relaxed);
+    std::memcpy(slot_ + offsetof(SlotControl, seed), &seed_, sizeof(seed_));
+    Word(slot_, offsetof(SlotControl, has_seed))
+        ->store(cmd == kCmdReset && has_seed_ ? 1 : 0, std::memory_order_relaxed);
     if (cmd == kCmdReset) {
       has_seed_ = false;
       unreset_ = false;
     }
     // The arrival number: the worker serves its pending requests in order.
-    U32(slot_ + 56)->store(U32(record_ + 20)->fetch_add(1, std::memory_order_relaxed), std::memory_order_relaxed);
-    std::atomic<uint32_t>* req = U32(slot_);
+    Word(slot_, offsetof(SlotControl, ticket))
+        ->store(Word(record_, offsetof(WorkerRecord, ticket))->fetch_add(1, std::memory_order_relaxed),
+                std::memory_order_relaxed);
+    std::atomic<uint32_t>* req = Word(slot_, offsetof(SlotControl, req));
     want_ = req->load(std::memory_order_relaxed) + 1;
     posted_gen_ = g;
     posted_ = cmd;
     begun_seen_ = false;
     req->store(want_, std::memory_order_release);
-    std::atomic<uint32_t>* doorbell = U32(record_ + 8);
+    std::atomic<uint32_t>* doorbell = Word(record_, offsetof(WorkerRecord, doorbell));
     doorbell->fetch_add(1, std::memory_order_seq_cst);
     // The worker raises its flag before it re-checks the doorbell and sleeps:
     // a busy worker costs no system call here, and of the envs posted to a
     // sleeping worker only the first wakes it.
-    if (U32(record_ + 24)->exchange(0, std::memory_order_seq_cst) != 0) Futex(doorbell, FUTEX_WAKE, 1, nullptr);
+    if (Word(record_, offsetof(WorkerRecord, sleeping))->exchange(0, std::memory_order_seq_cst) != 0)
+      Futex(doorbell, FUTEX_WAKE, 1, nullptr);
   }
 
   // Waits for the posted request, noticing a closing pool, a dead worker
@@ -406,8 +388,8 @@ class ProcEnv : public Env, public ResultSignal {
   // Waits for the posted request (of command cmd) to be done.
   void Wait(uint32_t cmd) {
     const uint32_t want = want_, g = posted_gen_;
-    std::atomic<uint32_t>* gen = U32(record_ + 4);
-    std::atomic<uint32_t>* done = U32(slot_ + 4);
+    std::atomic<uint32_t>* gen = Word(record_, offsetof(WorkerRecord, gen));
+    std::atomic<uint32_t>* done = Word(slot_, offsetof(SlotControl, done));
     const auto entered = std::chrono::steady_clock::now();
     auto start = begun_seen_ ? begun_at_ : entered;
     for (int spin = 0; spin < 64; ++spin)
@@ -426,12 +408,12 @@ class ProcEnv : public Env, public ResultSignal {
       const timespec tick{0, 100 * 1000 * 1000};
       // The worker wakes us only while this flag is up (a wake-up costs it
       // a system call), so raise it before the last check.
-      std::atomic<uint32_t>* sleeping = U32(slot_ + 52);
+      std::atomic<uint32_t>* sleeping = Word(slot_, offsetof(SlotControl, sleeping));
       sleeping->store(1, std::memory_order_seq_cst);
       if (done->load(std::memory_order_seq_cst) == seen) Futex(done, FUTEX_WAIT, seen, &tick);
       sleeping->store(0, std::memory_order_relaxed);
       if (done->load(std::memory_order_acquire) == want) break;
-      if (U32(base_ + 4)->load() != 0)
+      if (Word(base_, offsetof(SegmentHeader, closing))->load() != 0)
         throw std::runtime_error(Who() + ": the pool was closed while its worker process was stepping it");
       if (gen->load(std::memory_order_acquire) != g) {
         Replaced(gen->load(std::memory_order_acquire));
@@ -442,11 +424,11 @@ class ProcEnv : public Env, public ResultSignal {
       if (GivenUp()) throw std::runtime_error(GivenUpMessage());
       // The timeout counts from when the worker took the request up (not
       // while a new worker starts).
-      if (step_timeout_ > 0 && U32(slot_ + 48)->load(std::memory_order_acquire) != want)
+      if (step_timeout_ > 0 && Word(slot_, offsetof(SlotControl, begun))->load(std::memory_order_acquire) != want)
         start = std::chrono::steady_clock::now();
       else if (step_timeout_ > 0 &&
                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > step_timeout_) {
-        const int32_t pid = static_cast<int32_t>(U32(record_)->load());
+        const int32_t pid = static_cast<int32_t>(Word(record_, offsetof(WorkerRecord, pid))->load());
         if (pid > 0) kill(pid, SIGKILL);
         // Wait for the owner to replace the worker, so that this env's next
         // call sees the new generation (and resets on it).
@@ -461,7 +443,7 @@ class ProcEnv : public Env, public ResultSignal {
       }
     }
     short_waits_ = std::chrono::steady_clock::now() - entered < yield_for_;
-    const uint32_t status = U32(slot_ + 28)->load(std::memory_order_acquire);
+    const uint32_t status = Word(slot_, offsetof(SlotControl, status))->load(std::memory_order_acquire);
     if (status != kOk) {
       uint32_t len = 0;
       std::memcpy(&len, slot_ + layout_.error_off, sizeof(len));

@@ -12,36 +12,36 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cpp/pyproc/segment.h"
+
 namespace py = pybind11;
 
 namespace envpool::python {
 
+using pyproc::SegmentHeader;
+using pyproc::SlotControl;
+using pyproc::Word;
+using pyproc::WorkerRecord;
+
 // A worker process's loop over its slots of a shared-memory segment, so that a
 // step costs the worker no Python of its own: only the env's step (and, where
 // the arrays need it, small Python helpers). The protocol, shared with whoever
-// posts the requests (offsets in bytes):
-//   worker record: u32 doorbell @8 (bumped after each request), u32 ticket @20
-//     (each request's arrival number), u32 sleeping @24 (raised while this loop
-//     sleeps on the doorbell: posters wake it only then);
-//   each slot's control block: u32 req @0, u32 done @4, u32 cmd @8, u32 gen @12,
-//     u32 status @28, f64 reward @32, u8 terminated @40, u8 truncated @41,
-//     u32 begun @48, u32 sleeping @52 (its poster sleeps on done), u32 ticket @56;
-//   a request is pending while req != done and the slot's gen is the loop's.
+// posts the requests, is cpp/pyproc/segment.h's; a request is pending while
+// the slot's req != done and its gen is the loop's.
 // Pending requests are served in arrival order (their tickets), one at a time:
 // begun = req, the command, status, then done = req and a wake-up of a poster
-// that sleeps. Between them, a change of the record's u32 control @28 (bumped
+// that sleeps. Between them, a change of the record's control word (bumped
 // once per request, then the doorbell, by the pool's owner) calls
 // `control(n)` for the n new requests, which come another way (a pipe: the
 // gymnasium vector env's call/get_attr/set_attr).
 namespace {
-
-std::atomic<uint32_t>* Word(char* p) { return reinterpret_cast<std::atomic<uint32_t>*>(p); }
 
 // Wakes the posters of these slots that sleep on done (they raise their flag
 // before they re-check done and sleep; the first waker lowers it), and as
@@ -49,14 +49,13 @@ std::atomic<uint32_t>* Word(char* p) { return reinterpret_cast<std::atomic<uint3
 // at each result; u32 @20 counts its sleepers) as there are results.
 void Wake(char* base, std::vector<char*>& slots) {
   for (char* s : slots)
-    if (Word(s + 52)->exchange(0, std::memory_order_seq_cst) != 0)
-      syscall(SYS_futex, s + 4, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
-  if (!slots.empty() && Word(base + 20)->load(std::memory_order_seq_cst) != 0)
-    syscall(SYS_futex, base + 16, FUTEX_WAKE, static_cast<int>(slots.size()), nullptr, nullptr, 0);
+    if (Word(s, offsetof(SlotControl, sleeping))->exchange(0, std::memory_order_seq_cst) != 0)
+      syscall(SYS_futex, s + offsetof(SlotControl, done), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+  if (!slots.empty() && Word(base, offsetof(SegmentHeader, epoch_waiters))->load(std::memory_order_seq_cst) != 0)
+    syscall(SYS_futex, base + offsetof(SegmentHeader, epoch), FUTEX_WAKE, static_cast<int>(slots.size()), nullptr,
+            nullptr, 0);
   slots.clear();
 }
-
-enum : uint32_t { kStepCommand = 2 };
 
 // How a step command is served without the Python handler: the env's bound
 // step, how its action is read from the slot, where its observation goes.
@@ -114,9 +113,9 @@ uint32_t FastStepOnce(char* base, char* slot, std::size_t k, const FastStep& f) 
   const int truncated = PyObject_IsTrue(r[3].ptr());
   if (truncated < 0) throw py::error_already_set();
   if (!f.write_info.is_none()) f.write_info(k, r[4]);
-  std::memcpy(slot + 32, &reward, sizeof(reward));
-  slot[40] = static_cast<char>(terminated);
-  slot[41] = static_cast<char>(truncated);
+  std::memcpy(slot + offsetof(SlotControl, reward), &reward, sizeof(reward));
+  slot[offsetof(SlotControl, terminated)] = static_cast<char>(terminated);
+  slot[offsetof(SlotControl, truncated)] = static_cast<char>(truncated);
   return 0;
 }
 
@@ -129,12 +128,12 @@ static void RegisterServeSlots(py::module_& m) {
          uint32_t gen, long parent_pid, const py::object& handle, const py::object& fail, const py::object& fast,
          double idle_spin_us, const py::object& control, uint32_t control_seen) {
         char* base = reinterpret_cast<char*>(addr);
-        std::atomic<uint32_t>* doorbell = Word(base + record_off + 8);
-        std::atomic<uint32_t>* sleeping = Word(base + record_off + 24);
+        std::atomic<uint32_t>* doorbell = Word(base + record_off, offsetof(WorkerRecord, doorbell));
+        std::atomic<uint32_t>* sleeping = Word(base + record_off, offsetof(WorkerRecord, sleeping));
         // control_seen: the word as the worker read it before it told the
         // owner it was ready (a request can come as soon as it has).
-        std::atomic<uint32_t>* control_word = Word(base + record_off + 28);
-        std::atomic<uint32_t>* closing = Word(base + closing_off);
+        std::atomic<uint32_t>* control_word = Word(base + record_off, offsetof(WorkerRecord, control));
+        std::atomic<uint32_t>* closing = Word(base, closing_off);
         std::optional<FastStep> f;
         if (!fast.is_none()) {
           py::tuple t = fast.cast<py::tuple>();
@@ -180,11 +179,11 @@ static void RegisterServeSlots(py::module_& m) {
             uint32_t best_ticket = 0, best_req = 0;
             for (std::size_t k = 0; k < n; ++k) {
               char* s = base + slot_off[k];
-              const uint32_t req = Word(s)->load(std::memory_order_acquire);
-              if (req == Word(s + 4)->load(std::memory_order_relaxed) ||
-                  Word(s + 12)->load(std::memory_order_relaxed) != gen)
+              const uint32_t req = Word(s, offsetof(SlotControl, req))->load(std::memory_order_acquire);
+              if (req == Word(s, offsetof(SlotControl, done))->load(std::memory_order_relaxed) ||
+                  Word(s, offsetof(SlotControl, gen))->load(std::memory_order_relaxed) != gen)
                 continue;
-              const uint32_t ticket = Word(s + 56)->load(std::memory_order_relaxed);
+              const uint32_t ticket = Word(s, offsetof(SlotControl, ticket))->load(std::memory_order_relaxed);
               if (best == n || static_cast<int32_t>(ticket - best_ticket) < 0) {
                 best = k;
                 best_ticket = ticket;
@@ -197,9 +196,10 @@ static void RegisterServeSlots(py::module_& m) {
             const auto now = std::chrono::steady_clock::now();
             if (!held.empty() && (expected[best] > kHoldFor || now - held_since > kHoldFor)) Wake(base, held);
             char* s = base + slot_off[best];
-            Word(s + 48)->store(best_req, std::memory_order_release);  // begun: the step timeout counts from here
+            Word(s, offsetof(SlotControl, begun))
+                ->store(best_req, std::memory_order_release);  // begun: the step timeout counts from here
             uint32_t status = 0;
-            if (f && Word(s + 8)->load(std::memory_order_relaxed) == kStepCommand) {
+            if (f && Word(s, offsetof(SlotControl, cmd))->load(std::memory_order_relaxed) == pyproc::kCmdStep) {
               try {
                 status = FastStepOnce(base, s, best, *f);
               } catch (py::error_already_set& e) {
@@ -212,9 +212,9 @@ static void RegisterServeSlots(py::module_& m) {
             } else {
               status = handle(best, best_req).cast<uint32_t>();
             }
-            Word(s + 28)->store(status, std::memory_order_relaxed);
-            Word(s + 4)->store(best_req, std::memory_order_seq_cst);
-            Word(base + 16)->fetch_add(1, std::memory_order_seq_cst);
+            Word(s, offsetof(SlotControl, status))->store(status, std::memory_order_relaxed);
+            Word(s, offsetof(SlotControl, done))->store(best_req, std::memory_order_seq_cst);
+            Word(base, offsetof(SegmentHeader, epoch))->fetch_add(1, std::memory_order_seq_cst);
             expected[best] = std::chrono::steady_clock::now() - now;
             if (held.empty()) held_since = now;
             held.push_back(s);
@@ -266,6 +266,15 @@ static void RegisterServeSlots(py::module_& m) {
 
 void RegisterFutex(py::module_& m) {
   RegisterServeSlots(m);
+  m.def(
+      "_segment_layout",
+      [] {
+        py::dict out;
+        for (const auto& [name, value] : pyproc::SegmentLayout()) out[py::str(name)] = value;
+        return out;
+      },
+      "The users'-env segment's sizes, constants and field offsets (cpp/pyproc/segment.h), which the Python "
+      "side reads instead of copying. Not a public API.");
   // Process-shared futex words (e.g. in a shared-memory segment that worker
   // processes step envs through): the address is an integer, the word a
   // uint32. Not a public API.

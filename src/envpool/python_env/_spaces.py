@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from envpool import _envpool
+
 # Element types the engine has, and where the others go (widened where that is
 # exact; uint64 above 2**63 and float16 precision aside).
 _ENGINE_DTYPE = {
@@ -31,11 +33,20 @@ _ENGINE_DTYPE = {
     "float64": "float64",
 }
 
-HEADER = 64
-WORKER_RECORD = 64
-CONTROL = 64
-ERROR_BYTES = 8192
-MAGIC = 0x50595052
+# The shared-memory segment's layout, from the engine (cpp/pyproc/segment.h): sizes,
+# constants, and each field's byte offset within its struct ("header.epoch",
+# "record.gen", "slot.done", ...). Read, never copied: a field moved there moves here.
+SEGMENT: dict[str, int] = {str(k): int(v) for k, v in _envpool._segment_layout().items()}
+HEADER = SEGMENT["header_bytes"]
+WORKER_RECORD = SEGMENT["worker_record_bytes"]
+CONTROL = SEGMENT["control_bytes"]
+ERROR_BYTES = SEGMENT["error_bytes"]
+MAGIC = SEGMENT["magic"]
+
+
+def word(field: str) -> int:
+    """The index of a uint32 field (``"slot.done"``) in a uint32 view of its struct."""
+    return SEGMENT[field] // 4
 
 
 def engine_dtype(dtype: Any, where: str) -> str:
