@@ -28,7 +28,7 @@
 #include <memory>
 #include <vector>
 
-#include "cpp/core/futex.h"
+#include "cpp/core/semaphore.h"
 
 namespace envpool {
 

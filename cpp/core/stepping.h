@@ -28,7 +28,7 @@
 #include "cpp/core/callers.h"
 #include "cpp/core/envs.h"
 #include "cpp/core/finished_first.h"
-#include "cpp/core/futex.h"
+#include "cpp/core/semaphore.h"
 #include "cpp/core/layout.h"
 #include "cpp/core/result_signal.h"
 #include "cpp/core/schedule.h"

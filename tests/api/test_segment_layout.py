@@ -1,4 +1,4 @@
-"""The users'-env shared-memory segment has one description, cpp/pyproc/segment.h: the engine
+"""The users'-env shared-memory segment has one description, cpp/python_env/segment.h: the engine
 (proc_env.h, the workers' serving loop) reads its structs, and Python (envpool/python_env) reads the
 sizes and offsets the extension exports from them (_envpool._segment_layout()). Here: the header
 compiled on its own prints the same table as the built extension (so the extension is the source's),
@@ -21,11 +21,11 @@ CXX = shutil.which("g++") or shutil.which("c++")
 
 SOURCE = r"""
 #include <cstdio>
-#include "cpp/pyproc/segment.h"
+#include "cpp/python_env/segment.h"
 int main() {
   std::printf("{");
   bool first = true;
-  for (const auto& [name, value] : envpool::pyproc::SegmentLayout()) {
+  for (const auto& [name, value] : envpool::python_env::SegmentLayout()) {
     std::printf("%s\"%s\": %zu", first ? "" : ", ", name.c_str(), value);
     first = false;
   }

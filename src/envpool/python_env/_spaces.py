@@ -3,7 +3,7 @@
 A space becomes one array per leaf: ``obs`` (``action``) for a plain space, else
 ``obs:<key>`` with nested ``Dict`` keys and ``Tuple`` indices joined by ``.``
 (``Dict(a=Dict(b=Box))`` -> ``obs:a.b``; ``Tuple(Discrete, Discrete)`` -> ``obs:0``,
-``obs:1``). The layout rule is the C++ family's (cpp/pyproc/proc_env.h).
+``obs:1``). The layout rule is the C++ family's (cpp/python_env/proc_env.h).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ _ENGINE_DTYPE = {
     "float64": "float64",
 }
 
-# The shared-memory segment's layout, from the engine (cpp/pyproc/segment.h): sizes,
+# The shared-memory segment's layout, from the engine (cpp/python_env/segment.h): sizes,
 # constants, and each field's byte offset within its struct ("header.epoch",
 # "record.gen", "slot.done", ...). Read, never copied: a field moved there moves here.
 SEGMENT: dict[str, int] = {str(k): int(v) for k, v in _envpool._segment_layout().items()}
@@ -169,7 +169,7 @@ def info_leaves(info: dict[str, Any]) -> list[Leaf]:
 
 
 def spec_text(leaves: list[Leaf]) -> tuple[str, list[float]]:
-    """The family's config text for ``leaves`` (see cpp/pyproc/proc_env.h) and the bounds."""
+    """The family's config text for ``leaves`` (see cpp/python_env/proc_env.h) and the bounds."""
     lines, bounds = [], []
     for leaf in leaves:
         lines.append(f"{leaf.name}\t{leaf.dtype}\t{','.join(map(str, leaf.shape))}\t{len(leaf.low)}\t{len(leaf.high)}")

@@ -268,7 +268,7 @@ def _serve(
                 else:
                     action = _nest(actions, [r(v) for r, v in zip(readers, views)], action_space)
                 result = env.step(action)
-                # The same checks and messages as the C++ serving path's (futex.cc).
+                # The same checks and messages as the C++ serving path's (cpp/binding/python_env_worker.cc).
                 if not isinstance(result, tuple) or len(result) != 5:
                     raise ValueError("step() must return (obs, reward, terminated, truncated, info)")
                 obs, reward, terminated, truncated, info = result

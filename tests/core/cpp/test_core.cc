@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cpp/core/action_queue.h"
-#include "cpp/core/futex.h"
+#include "cpp/core/semaphore.h"
 #include "cpp/core/pool.h"
 #include "cpp/core/raw_ceiling.h"
 #include "cpp/core/ring.h"

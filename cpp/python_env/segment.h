@@ -1,6 +1,6 @@
 // The shared-memory segment through which the engine and the worker
 // processes of users' Python envs talk (proc_env.h on the engine's side,
-// cpp/python/futex.cc's serving loop and envpool/python_env on the workers'
+// cpp/binding/python_env_worker.cc's serving loop and envpool/python_env on the workers'
 // and the owner's): the one description of its layout. Every C++ file reads
 // the offsets from these structs, and Python reads them from
 // _envpool._segment_layout() (SegmentLayout below), so that moving a field
@@ -13,8 +13,8 @@
 // text (u32 length, then UTF-8); both sides compute those offsets with the
 // same rule (proc_env.h's Layout, envpool/python_env/_spaces.py), checked
 // through slot_bytes.
-#ifndef ENVPOOL_PYPROC_SEGMENT_H_
-#define ENVPOOL_PYPROC_SEGMENT_H_
+#ifndef ENVPOOL_PYTHON_ENV_SEGMENT_H_
+#define ENVPOOL_PYTHON_ENV_SEGMENT_H_
 
 #include <atomic>
 #include <cstddef>
@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-namespace envpool::pyproc {
+namespace envpool::python_env {
 
 inline constexpr uint32_t kMagic = 0x50595052;  // "PYPR"
 inline constexpr std::size_t kErrorBytes = 8192;
@@ -159,6 +159,6 @@ inline std::vector<std::pair<std::string, std::size_t>> SegmentLayout() {
 #undef ENVPOOL_FIELD
 }
 
-}  // namespace envpool::pyproc
+}  // namespace envpool::python_env
 
-#endif  // ENVPOOL_PYPROC_SEGMENT_H_
+#endif  // ENVPOOL_PYTHON_ENV_SEGMENT_H_

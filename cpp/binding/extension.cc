@@ -6,7 +6,7 @@
 // FamilyRegistrars cannot reach ours: its entry point runs them into its own
 // table and hands the families over. Before any C++ object crosses, its ABI
 // stamp must equal ours. Everything here runs with the GIL held.
-#include "cpp/python/extension.h"
+#include "cpp/binding/extension.h"
 
 #include <dlfcn.h>
 #include <pybind11/stl.h>

@@ -1,8 +1,8 @@
 // The CUDA handlers' host round trips: CUDA's driver library, opened at the
 // first GPU call (the extension neither links nor needs CUDA on machines
 // without a GPU), and the host copies of one call's device buffers.
-#ifndef ENVPOOL_PYTHON_CUDA_STAGE_H_
-#define ENVPOOL_PYTHON_CUDA_STAGE_H_
+#ifndef ENVPOOL_BINDING_CUDA_STAGE_H_
+#define ENVPOOL_BINDING_CUDA_STAGE_H_
 
 #include <dlfcn.h>
 
@@ -16,7 +16,7 @@
 
 #include "xla/ffi/api/ffi.h"
 
-namespace envpool::python {
+namespace envpool::binding {
 
 namespace ffi = xla::ffi;
 
@@ -151,6 +151,6 @@ class HostStage {
   std::vector<std::pair<Slot*, void*>> outs_;
 };
 
-}  // namespace envpool::python
+}  // namespace envpool::binding
 
-#endif  // ENVPOOL_PYTHON_CUDA_STAGE_H_
+#endif  // ENVPOOL_BINDING_CUDA_STAGE_H_

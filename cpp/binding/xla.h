@@ -1,6 +1,6 @@
 // The XLA side of the binding (see xla.cc): what module.cc needs from it.
-#ifndef ENVPOOL_PYTHON_XLA_H_
-#define ENVPOOL_PYTHON_XLA_H_
+#ifndef ENVPOOL_BINDING_XLA_H_
+#define ENVPOOL_BINDING_XLA_H_
 
 #include <pybind11/pybind11.h>
 
@@ -8,4 +8,4 @@
 // with jaxlib's FFI headers, the XLA registry and handlers to the module.
 void RegisterXla(pybind11::module_& m);
 
-#endif  // ENVPOOL_PYTHON_XLA_H_
+#endif  // ENVPOOL_BINDING_XLA_H_

@@ -1,5 +1,5 @@
 // A pool call's arguments from Python (see args.h).
-#include "cpp/python/args.h"
+#include "cpp/binding/args.h"
 
 #include <pybind11/stl.h>
 
@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "cpp/core/checks.h"
-#include "cpp/python/config.h"
+#include "cpp/binding/config.h"
 
-namespace envpool::python {
+namespace envpool::binding {
 
 namespace {
 
@@ -238,4 +238,4 @@ void RegisterChecks(py::module_& m) {
   m.def("needs_reset_message", &checks::EnvNeedsReset, py::arg("env_id"));
 }
 
-}  // namespace envpool::python
+}  // namespace envpool::binding

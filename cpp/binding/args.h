@@ -3,8 +3,8 @@
 // checks.h's std::invalid_argument, a ValueError) and converted for the
 // engine. The same functions back _envpool.check_* (RegisterChecks), which
 // src/envpool/ray.py and src/envpool/xla.py call instead of repeating the checks.
-#ifndef ENVPOOL_PYTHON_ARGS_H_
-#define ENVPOOL_PYTHON_ARGS_H_
+#ifndef ENVPOOL_BINDING_ARGS_H_
+#define ENVPOOL_BINDING_ARGS_H_
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -15,7 +15,7 @@
 
 #include "cpp/core/spec.h"
 
-namespace envpool::python {
+namespace envpool::binding {
 
 namespace py = pybind11;
 
@@ -46,6 +46,6 @@ void ConvertActions(const ActionKeys& keys, const py::object& action, int n, std
 // check_action_keys, is_discrete and the messages Python reuses.
 void RegisterChecks(py::module_& m);
 
-}  // namespace envpool::python
+}  // namespace envpool::binding
 
-#endif  // ENVPOOL_PYTHON_ARGS_H_
+#endif  // ENVPOOL_BINDING_ARGS_H_

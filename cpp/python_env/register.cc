@@ -4,12 +4,12 @@
 #include <memory>
 
 #include "cpp/core/family.h"
-#include "cpp/pyproc/proc_env.h"
+#include "cpp/python_env/proc_env.h"
 
 namespace {
 
 void Register() {
-  using envpool::pyproc::ProcEnv;
+  using envpool::python_env::ProcEnv;
   envpool::Family f{"PyProc", ProcEnv::Defaults(), &ProcEnv::MakeSpec,
                     [](const envpool::Config& c, int id) -> std::unique_ptr<envpool::Env> {
                       return std::make_unique<ProcEnv>(c, id);

@@ -11,19 +11,19 @@
 #include "cpp/core/family.h"
 #include "cpp/core/layout.h"
 #include "cpp/core/raw_ceiling.h"
-#include "cpp/python/args.h"
-#include "cpp/python/config.h"
-#include "cpp/python/exceptions.h"
-#include "cpp/python/extension.h"
-#include "cpp/python/frames.h"
-#include "cpp/python/futex.h"
-#include "cpp/python/pool_binding.h"
-#include "cpp/python/xla.h"
+#include "cpp/binding/args.h"
+#include "cpp/binding/config.h"
+#include "cpp/binding/exceptions.h"
+#include "cpp/binding/extension.h"
+#include "cpp/binding/frames.h"
+#include "cpp/binding/python_env_worker.h"
+#include "cpp/binding/pool_binding.h"
+#include "cpp/binding/xla.h"
 
 namespace py = pybind11;
 using envpool::ArraySpec;
 using envpool::Config;
-using namespace envpool::python;  // NOLINT(build/namespaces): this file binds them
+using namespace envpool::binding;  // NOLINT(build/namespaces): this file binds them
 
 namespace {
 
@@ -90,7 +90,7 @@ PYBIND11_MODULE(_envpool, m) {
   RegisterChecks(m);
   // load_families(): family modules built against the SDK (envpool.cpp_extension).
   RegisterExtensionLoader(m);
-  RegisterFutex(m);
+  RegisterPythonEnvWorker(m);
   RegisterFrames(m);
   RegisterXla(m);  // before Pool: Pool._engine returns its engine type
   RegisterPool(m);

@@ -5,7 +5,7 @@
 // specs (args.cc), and a finished batch becomes NumPy views (no copy) of
 // the batch memory, grouped into (obs, reward, terminated, truncated,
 // discount, info, final).
-#include "cpp/python/pool_binding.h"
+#include "cpp/binding/pool_binding.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -22,12 +22,12 @@
 #include "cpp/core/named_arrays.h"
 #include "cpp/core/pool.h"
 #include "cpp/core/warnings.h"
-#include "cpp/python/args.h"
-#include "cpp/python/config.h"
-#include "cpp/python/exceptions.h"
-#include "cpp/python/xla.h"
+#include "cpp/binding/args.h"
+#include "cpp/binding/config.h"
+#include "cpp/binding/exceptions.h"
+#include "cpp/binding/xla.h"
 
-namespace envpool::python {
+namespace envpool::binding {
 
 namespace {
 
@@ -450,7 +450,7 @@ class PyPool {
   const char* const* ConvertActions(const py::object& action, int n) {
     Scratch& sc = scratch();
     sc.ptrs.clear();
-    python::ConvertActions(*action_keys_, action, n, sc.arrays);
+    binding::ConvertActions(*action_keys_, action, n, sc.arrays);
     for (const py::array& a : sc.arrays) sc.ptrs.push_back(static_cast<const char*>(a.data()));
     return sc.ptrs.data();
   }
@@ -595,4 +595,4 @@ void RegisterPool(py::module_& m) {
       .def("_engine", &PyPool::engine);
 }
 
-}  // namespace envpool::python
+}  // namespace envpool::binding

@@ -19,7 +19,7 @@
 // Results are copied once, key by key, from the engine's finished batch into
 // XLA's output buffers (the engine writes rows as envs finish, in memory it
 // owns; XLA's buffers exist only for the duration of the call).
-#include "cpp/python/xla.h"
+#include "cpp/binding/xla.h"
 
 #include <dlfcn.h>
 
@@ -42,11 +42,11 @@
 #include "cpp/core/errors.h"
 #include "cpp/core/keys.h"
 #include "cpp/core/pool.h"
-#include "cpp/python/exceptions.h"
-#include "cpp/python/xla_registry.h"
+#include "cpp/binding/exceptions.h"
+#include "cpp/binding/xla_registry.h"
 
 #ifdef ENVPOOL_WITH_XLA
-#include "cpp/python/cuda_stage.h"
+#include "cpp/binding/cuda_stage.h"
 #include "xla/ffi/api/ffi.h"
 #endif
 
@@ -59,11 +59,11 @@ namespace {
 namespace ffi = xla::ffi;
 using envpool::ArraySpec;
 using envpool::DType;
-using envpool::python::Bound;
-using envpool::python::CudaDriver;
-using envpool::python::HostStage;
-using envpool::python::Registry;
-using envpool::python::XlaSlot;
+using envpool::binding::Bound;
+using envpool::binding::CudaDriver;
+using envpool::binding::HostStage;
+using envpool::binding::Registry;
+using envpool::binding::XlaSlot;
 
 // errors.h's error kinds as XLA error codes; src/envpool/xla.py maps the codes
 // back to the kinds' Python types (_envpool.xla_error_types()), so an error
@@ -539,7 +539,7 @@ void RegisterXla(py::module_& m) {
       [] {
         py::dict d;
         for (const CodeOfKind& c : kCodes)
-          d[c.name] = py::reinterpret_borrow<py::object>(envpool::python::PythonType(c.kind));
+          d[c.name] = py::reinterpret_borrow<py::object>(envpool::binding::PythonType(c.kind));
         d["UNKNOWN"] = py::reinterpret_borrow<py::object>(PyExc_RuntimeError);
         return d;
       },

@@ -1,4 +1,4 @@
-#include "cpp/python/frames.h"
+#include "cpp/binding/frames.h"
 
 #include <pybind11/numpy.h>
 
@@ -10,7 +10,7 @@
 
 namespace py = pybind11;
 
-namespace envpool::python {
+namespace envpool::binding {
 
 namespace {
 
@@ -52,4 +52,4 @@ void RegisterFrames(py::module_& m) {
         "(INTER_LINEAR) does, byte for byte");
 }
 
-}  // namespace envpool::python
+}  // namespace envpool::binding

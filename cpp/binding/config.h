@@ -1,8 +1,8 @@
 // Python <-> the engine's Config and specs: a user's config dict checked
 // against a family's defaults, the engine options read from it, and specs
 // and configs handed back to Python.
-#ifndef ENVPOOL_PYTHON_CONFIG_H_
-#define ENVPOOL_PYTHON_CONFIG_H_
+#ifndef ENVPOOL_BINDING_CONFIG_H_
+#define ENVPOOL_BINDING_CONFIG_H_
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -14,7 +14,7 @@
 #include "cpp/core/layout.h"
 #include "cpp/core/spec.h"
 
-namespace envpool::python {
+namespace envpool::binding {
 
 namespace py = pybind11;
 
@@ -47,6 +47,6 @@ ArraySpec SpecFromPython(const py::handle& spec);
 bool IsPyBool(const py::handle& o);
 bool IsPyInt(const py::handle& o);
 
-}  // namespace envpool::python
+}  // namespace envpool::binding
 
-#endif  // ENVPOOL_PYTHON_CONFIG_H_
+#endif  // ENVPOOL_BINDING_CONFIG_H_

@@ -2,8 +2,8 @@
 // threads can wait on. No mutex anywhere: the fast paths are single atomic
 // operations, and a system call happens only when a thread really sleeps or
 // someone is known to be sleeping.
-#ifndef ENVPOOL_CORE_FUTEX_H_
-#define ENVPOOL_CORE_FUTEX_H_
+#ifndef ENVPOOL_CORE_SEMAPHORE_H_
+#define ENVPOOL_CORE_SEMAPHORE_H_
 
 #include <linux/futex.h>
 #include <sched.h>
@@ -157,4 +157,4 @@ class Notifier {
 
 }  // namespace envpool
 
-#endif  // ENVPOOL_CORE_FUTEX_H_
+#endif  // ENVPOOL_CORE_SEMAPHORE_H_

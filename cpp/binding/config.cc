@@ -1,5 +1,5 @@
 // Python <-> Config and specs (see config.h).
-#include "cpp/python/config.h"
+#include "cpp/binding/config.h"
 
 #include <pybind11/stl.h>
 
@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-namespace envpool::python {
+namespace envpool::binding {
 
 const Family& GetFamily(const std::string& name) {
   const Family* f = FindFamily(name);
@@ -227,4 +227,4 @@ ArraySpec SpecFromPython(const py::handle& spec) {
   return a;
 }
 
-}  // namespace envpool::python
+}  // namespace envpool::binding

@@ -1,9 +1,9 @@
 // C++ exceptions as Python exceptions (see exceptions.h).
-#include "cpp/python/exceptions.h"
+#include "cpp/binding/exceptions.h"
 
 #include <exception>
 
-namespace envpool::python {
+namespace envpool::binding {
 
 namespace py = pybind11;
 
@@ -36,4 +36,4 @@ void RegisterExceptions(py::module_& m) {
   });
 }
 
-}  // namespace envpool::python
+}  // namespace envpool::binding

@@ -12,8 +12,8 @@
 // its generation (bumped when it is replaced), how the last one died.
 //
 // The segment's layout: segment.h.
-#ifndef ENVPOOL_PYPROC_PROC_ENV_H_
-#define ENVPOOL_PYPROC_PROC_ENV_H_
+#ifndef ENVPOOL_PYTHON_ENV_PROC_ENV_H_
+#define ENVPOOL_PYTHON_ENV_PROC_ENV_H_
 
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -37,9 +37,9 @@
 
 #include "cpp/core/env.h"
 #include "cpp/core/result_signal.h"
-#include "cpp/pyproc/segment.h"
+#include "cpp/python_env/segment.h"
 
-namespace envpool::pyproc {
+namespace envpool::python_env {
 
 inline std::size_t Align(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
 
@@ -50,7 +50,7 @@ inline DType ParseDType(const std::string& s) {
   if (s == "int64") return DType::kInt64;
   if (s == "float32") return DType::kFloat32;
   if (s == "float64") return DType::kFloat64;
-  throw std::invalid_argument("PyProc: unknown dtype '" + s + "'");
+  throw std::invalid_argument("PythonEnv: unknown dtype '" + s + "'");
 }
 
 // One array per line: name \t dtype \t dims (comma separated, empty for a
@@ -71,14 +71,14 @@ inline std::vector<ArraySpec> ParseSpecs(const std::string& text, const std::vec
       if (tab == std::string::npos) break;
       start = tab + 1;
     }
-    if (f.size() != 5) throw std::invalid_argument("PyProc: bad array spec line '" + line + "'");
+    if (f.size() != 5) throw std::invalid_argument("PythonEnv: bad array spec line '" + line + "'");
     ArraySpec a{f[0], ParseDType(f[1]), {}, {}, {}};
     std::istringstream dims(f[2]);
     std::string d;
     while (std::getline(dims, d, ','))
       if (!d.empty()) a.shape.push_back(std::stoi(d));
     const std::size_t nl = std::stoul(f[3]), nh = std::stoul(f[4]);
-    if (b + nl + nh > bounds.size()) throw std::invalid_argument("PyProc: too few bounds for '" + a.name + "'");
+    if (b + nl + nh > bounds.size()) throw std::invalid_argument("PythonEnv: too few bounds for '" + a.name + "'");
     a.low.assign(bounds.begin() + b, bounds.begin() + b + nl);
     a.high.assign(bounds.begin() + b + nl, bounds.begin() + b + nl + nh);
     b += nl + nh;
@@ -156,21 +156,21 @@ class ProcEnv : public Env, public ResultSignal {
     const int num_envs = c.Get<int>("num_envs");
     const int num_workers = c.Get<int>("num_workers");
     if (num_workers < 1 || num_workers > num_envs)
-      throw std::invalid_argument("PyProc: num_workers must be in [1, num_envs]");
+      throw std::invalid_argument("PythonEnv: num_workers must be in [1, num_envs]");
     if (static_cast<std::size_t>(c.Get<int64_t>("slot_bytes")) != layout_.slot_bytes)
-      throw std::invalid_argument("PyProc: slot_bytes " + std::to_string(c.Get<int64_t>("slot_bytes")) +
+      throw std::invalid_argument("PythonEnv: slot_bytes " + std::to_string(c.Get<int64_t>("slot_bytes")) +
                                   " differs from the engine's " + std::to_string(layout_.slot_bytes));
     worker_ = static_cast<int>(static_cast<int64_t>(env_id) * num_workers / num_envs);
     const std::string name = c.Get<std::string>("shm_name");
     const int fd = shm_open(name.c_str(), O_RDWR, 0);
-    if (fd < 0) throw std::runtime_error("PyProc: cannot open shared memory '" + name + "': " + std::strerror(errno));
+    if (fd < 0) throw std::runtime_error("PythonEnv: cannot open shared memory '" + name + "': " + std::strerror(errno));
     void* mem = mmap(nullptr, layout_.total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     ::close(fd);
-    if (mem == MAP_FAILED) throw std::runtime_error(std::string("PyProc: mmap failed: ") + std::strerror(errno));
+    if (mem == MAP_FAILED) throw std::runtime_error(std::string("PythonEnv: mmap failed: ") + std::strerror(errno));
     base_ = static_cast<char*>(mem);
     if (Word(base_, offsetof(SegmentHeader, magic))->load() != kMagic) {
       munmap(base_, layout_.total);
-      throw std::invalid_argument("PyProc: shared memory '" + name + "' is not an envpool segment");
+      throw std::invalid_argument("PythonEnv: shared memory '" + name + "' is not an envpool segment");
     }
     record_ = base_ + RecordOffset(worker_);
     slot_ = base_ + layout_.slots_off + layout_.slot_bytes * env_id;
@@ -517,6 +517,6 @@ class ProcEnv : public Env, public ResultSignal {
   std::chrono::steady_clock::time_point begun_at_;
 };
 
-}  // namespace envpool::pyproc
+}  // namespace envpool::python_env
 
-#endif  // ENVPOOL_PYPROC_PROC_ENV_H_
+#endif  // ENVPOOL_PYTHON_ENV_PROC_ENV_H_

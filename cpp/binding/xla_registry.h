@@ -1,8 +1,8 @@
 // The XLA handlers' pools: a compiled program names its pool by a registry
 // id (an FFI attribute), never by a pointer, and each Python pool owns its
 // entry (XlaSlot). Needs no XLA headers.
-#ifndef ENVPOOL_PYTHON_XLA_REGISTRY_H_
-#define ENVPOOL_PYTHON_XLA_REGISTRY_H_
+#ifndef ENVPOOL_BINDING_XLA_REGISTRY_H_
+#define ENVPOOL_BINDING_XLA_REGISTRY_H_
 
 #include <cstdint>
 #include <memory>
@@ -14,7 +14,7 @@
 #include "cpp/core/checks.h"
 #include "cpp/core/pool.h"
 
-namespace envpool::python {
+namespace envpool::binding {
 
 // What the handlers need of one pool, fixed when the pool is bound.
 struct Bound {
@@ -88,6 +88,6 @@ class XlaSlot {
   int64_t id_;
 };
 
-}  // namespace envpool::python
+}  // namespace envpool::binding
 
-#endif  // ENVPOOL_PYTHON_XLA_REGISTRY_H_
+#endif  // ENVPOOL_BINDING_XLA_REGISTRY_H_

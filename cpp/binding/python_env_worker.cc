@@ -1,4 +1,4 @@
-#include "cpp/python/futex.h"
+#include "cpp/binding/python_env_worker.h"
 
 #include <linux/futex.h>
 #include <pybind11/numpy.h>
@@ -19,21 +19,21 @@
 #include <string>
 #include <vector>
 
-#include "cpp/pyproc/segment.h"
+#include "cpp/python_env/segment.h"
 
 namespace py = pybind11;
 
-namespace envpool::python {
+namespace envpool::binding {
 
-using pyproc::SegmentHeader;
-using pyproc::SlotControl;
-using pyproc::Word;
-using pyproc::WorkerRecord;
+using python_env::SegmentHeader;
+using python_env::SlotControl;
+using python_env::Word;
+using python_env::WorkerRecord;
 
 // A worker process's loop over its slots of a shared-memory segment, so that a
 // step costs the worker no Python of its own: only the env's step (and, where
 // the arrays need it, small Python helpers). The protocol, shared with whoever
-// posts the requests, is cpp/pyproc/segment.h's; a request is pending while
+// posts the requests, is cpp/python_env/segment.h's; a request is pending while
 // the slot's req != done and its gen is the loop's.
 // Pending requests are served in arrival order (their tickets), one at a time:
 // begun = req, the command, status, then done = req and a wake-up of a poster
@@ -199,7 +199,7 @@ static void RegisterServeSlots(py::module_& m) {
             Word(s, offsetof(SlotControl, begun))
                 ->store(best_req, std::memory_order_release);  // begun: the step timeout counts from here
             uint32_t status = 0;
-            if (f && Word(s, offsetof(SlotControl, cmd))->load(std::memory_order_relaxed) == pyproc::kCmdStep) {
+            if (f && Word(s, offsetof(SlotControl, cmd))->load(std::memory_order_relaxed) == python_env::kCmdStep) {
               try {
                 status = FastStepOnce(base, s, best, *f);
               } catch (py::error_already_set& e) {
@@ -264,16 +264,16 @@ static void RegisterServeSlots(py::module_& m) {
       "sleeps while requests have come within that time");
 }
 
-void RegisterFutex(py::module_& m) {
+void RegisterPythonEnvWorker(py::module_& m) {
   RegisterServeSlots(m);
   m.def(
       "_segment_layout",
       [] {
         py::dict out;
-        for (const auto& [name, value] : pyproc::SegmentLayout()) out[py::str(name)] = value;
+        for (const auto& [name, value] : python_env::SegmentLayout()) out[py::str(name)] = value;
         return out;
       },
-      "The users'-env segment's sizes, constants and field offsets (cpp/pyproc/segment.h), which the Python "
+      "The users'-env segment's sizes, constants and field offsets (cpp/python_env/segment.h), which the Python "
       "side reads instead of copying. Not a public API.");
   // Process-shared futex words (e.g. in a shared-memory segment that worker
   // processes step envs through): the address is an integer, the word a
@@ -293,4 +293,4 @@ void RegisterFutex(py::module_& m) {
       py::arg("addr"), "Wake the waiters on the uint32 at addr");
 }
 
-}  // namespace envpool::python
+}  // namespace envpool::binding
