@@ -539,12 +539,9 @@ inline std::function<void()> MakeRawStepper(const Config& c, uint64_t seed) {
 }
 
 inline Family MakeFamily() {
-  return Family{
-      "Atari",         DefaultConfig(),
-      &MakeSpec,       [](const Config& c, int) -> std::unique_ptr<Env> {
-        return std::make_unique<AtariEnv>(c); },
-      &MakeRawStepper,
-  };
+  Family f = FamilyOf<AtariEnv>("Atari", "atari", "envpool.tasks.atari");
+  f.make_raw_stepper = &MakeRawStepper;
+  return f;
 }
 
 }  // namespace envpool::atari

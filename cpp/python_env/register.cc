@@ -10,14 +10,9 @@ namespace {
 
 void Register() {
   using envpool::python_env::ProcEnv;
-  envpool::Family f{"PyProc", ProcEnv::Defaults(), &ProcEnv::MakeSpec,
-                    [](const envpool::Config& c, int id) -> std::unique_ptr<envpool::Env> {
-                      return std::make_unique<ProcEnv>(c, id);
-                    },
-                    nullptr};
-  f.kind = "python";
-  // Its import adds the pools of a user's env_fn and "gymnasium:<id>" to make().
-  f.task_module = "envpool.python_env";
+  // Its task module's import adds the pools of a user's env_fn and
+  // "gymnasium:<id>" to make().
+  envpool::Family f = envpool::FamilyOf<ProcEnv>("PyProc", "python", "envpool.python_env");
   f.steps_elsewhere = true;
   envpool::RegisterFamily(std::move(f));
 }
