@@ -282,6 +282,10 @@ inline void LoadAle(ale::ALEInterface* ale, const Options& o, uint64_t seed) {
 
 class AtariEnv : public Env {
  public:
+  // What FamilyOf reads (MakeFamily, below).
+  static Config Defaults() { return DefaultConfig(); }
+  static EnvSpec MakeSpec(const Config& c) { return atari::MakeSpec(c); }
+
   explicit AtariEnv(const Config& c) : AtariEnv(CheckedOptions(c)) {}
 
   explicit AtariEnv(Options o) : opt_(std::move(o)), spec_(opt_), ale_(NewAle()) {

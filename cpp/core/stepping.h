@@ -73,6 +73,8 @@ class Stepping {
   // Wakes every thread waiting for a batch, stops the workers once the
   // queued work is done and joins them. Idempotent.
   void Stop() {
+    if (stopped_) return;
+    stopped_ = true;
     completed_.Notify();
     finished_first_.Stop();
     queue_.Stop(static_cast<int>(workers_.size()));
@@ -261,6 +263,7 @@ class Stepping {
   // finishing order instead of queue_'s send order (inactive otherwise).
   FinishedFirst finished_first_;
   std::vector<std::thread> workers_;
+  bool stopped_ = false;  // Stop() ran (by the pool's Close, or at destruction)
   Notifier completed_;  // a batch completed (or the pool closed)
 };
 
