@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "cpp/core/checks.h"
 #include "cpp/binding/config.h"
+#include "cpp/core/checks.h"
 
 namespace envpool::binding {
 

@@ -8,17 +8,17 @@
 #include <string>
 #include <vector>
 
-#include "cpp/core/family.h"
-#include "cpp/core/layout.h"
-#include "cpp/core/raw_ceiling.h"
 #include "cpp/binding/args.h"
 #include "cpp/binding/config.h"
 #include "cpp/binding/exceptions.h"
 #include "cpp/binding/extension.h"
 #include "cpp/binding/frames.h"
-#include "cpp/binding/python_env_worker.h"
 #include "cpp/binding/pool_binding.h"
+#include "cpp/binding/python_env_worker.h"
 #include "cpp/binding/xla.h"
+#include "cpp/core/family.h"
+#include "cpp/core/layout.h"
+#include "cpp/core/raw_ceiling.h"
 
 namespace py = pybind11;
 using envpool::ArraySpec;

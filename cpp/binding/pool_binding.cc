@@ -18,14 +18,14 @@
 #include <string>
 #include <vector>
 
-#include "cpp/core/keys.h"
-#include "cpp/core/named_arrays.h"
-#include "cpp/core/pool.h"
-#include "cpp/core/warnings.h"
 #include "cpp/binding/args.h"
 #include "cpp/binding/config.h"
 #include "cpp/binding/exceptions.h"
 #include "cpp/binding/xla.h"
+#include "cpp/core/keys.h"
+#include "cpp/core/named_arrays.h"
+#include "cpp/core/pool.h"
+#include "cpp/core/warnings.h"
 
 namespace envpool::binding {
 

@@ -38,12 +38,12 @@
 #include <utility>
 #include <vector>
 
+#include "cpp/binding/exceptions.h"
+#include "cpp/binding/xla_registry.h"
 #include "cpp/core/checks.h"
 #include "cpp/core/errors.h"
 #include "cpp/core/keys.h"
 #include "cpp/core/pool.h"
-#include "cpp/binding/exceptions.h"
-#include "cpp/binding/xla_registry.h"
 
 #ifdef ENVPOOL_WITH_XLA
 #include "cpp/binding/cuda_stage.h"

@@ -28,10 +28,10 @@
 #include "cpp/core/callers.h"
 #include "cpp/core/envs.h"
 #include "cpp/core/finished_first.h"
-#include "cpp/core/semaphore.h"
 #include "cpp/core/layout.h"
 #include "cpp/core/result_signal.h"
 #include "cpp/core/schedule.h"
+#include "cpp/core/semaphore.h"
 #include "cpp/core/state_batch.h"
 #include "cpp/core/wait_policy.h"
 
@@ -264,7 +264,7 @@ class Stepping {
   FinishedFirst finished_first_;
   std::vector<std::thread> workers_;
   bool stopped_ = false;  // Stop() ran (by the pool's Close, or at destruction)
-  Notifier completed_;  // a batch completed (or the pool closed)
+  Notifier completed_;    // a batch completed (or the pool closed)
 };
 
 }  // namespace envpool

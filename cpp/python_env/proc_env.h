@@ -163,7 +163,8 @@ class ProcEnv : public Env, public ResultSignal {
     worker_ = static_cast<int>(static_cast<int64_t>(env_id) * num_workers / num_envs);
     const std::string name = c.Get<std::string>("shm_name");
     const int fd = shm_open(name.c_str(), O_RDWR, 0);
-    if (fd < 0) throw std::runtime_error("PythonEnv: cannot open shared memory '" + name + "': " + std::strerror(errno));
+    if (fd < 0)
+      throw std::runtime_error("PythonEnv: cannot open shared memory '" + name + "': " + std::strerror(errno));
     void* mem = mmap(nullptr, layout_.total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     ::close(fd);
     if (mem == MAP_FAILED) throw std::runtime_error(std::string("PythonEnv: mmap failed: ") + std::strerror(errno));
