@@ -73,9 +73,12 @@ std::string AbiMismatch(const std::string& path, const std::string& theirs, cons
     const std::string cxx = family == "gcc" ? "g++-" + major : family == "clang" ? "clang++-" + major : want;
     return msg + "a module must be built by the compiler family and major version envpool was built with (" + want +
            "; this module used " + got + "). Either build the module with " + want +
-           ": envpool.cpp_extension.load(...) uses $CXX (CXX=" + cxx +
-           "), a CMake build -DCMAKE_CXX_COMPILER=" + cxx + " (on Debian/Ubuntu: apt-get install " +
-           (family == "gcc" ? "g++-" : family == "clang" ? "clang-" : "") + major +
+           ": envpool.cpp_extension.load(...) uses $CXX (CXX=" + cxx + "), a CMake build -DCMAKE_CXX_COMPILER=" + cxx +
+           " (on Debian/Ubuntu: apt-get install " +
+           (family == "gcc"     ? "g++-"
+            : family == "clang" ? "clang-"
+                                : "") +
+           major +
            "); or build envpool itself with your compiler, which gives it your compiler's stamp: pip install "
            "--no-binary envpool envpool (or pip install . in its source checkout), then rebuild the module";
   }
