@@ -56,7 +56,7 @@ def test_generic_cpp_compiles_without_warnings() -> None:
     cxx = shutil.which("g++") or shutil.which("c++")
     if cxx is None:
         pytest.fail("no C++ compiler")
-    sources = ["cpp/python/module.cc", "cpp/classic_control/register.cc", "cpp/testing/register.cc"]
+    sources = ["cpp/binding/module.cc", "cpp/classic_control/register.cc", "cpp/testing/register.cc"]
     for src in sources:
         cmd = [
             cxx,

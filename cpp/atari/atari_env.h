@@ -54,11 +54,14 @@
 #include "ale/emucore/MD5.hxx"
 #include "ale/games/Roms.hpp"
 #include "cpp/atari/palette.h"
-#include "cpp/atari/resize.h"
 #include "cpp/core/family.h"
 #include "cpp/core/spec.h"
+#include "cpp/draw/resize.h"
 
 namespace envpool::atari {
+
+using draw::Interp;
+using draw::Resizer;
 
 inline Config DefaultConfig() {
   return Config{
@@ -279,6 +282,10 @@ inline void LoadAle(ale::ALEInterface* ale, const Options& o, uint64_t seed) {
 
 class AtariEnv : public Env {
  public:
+  // What FamilyOf reads (MakeFamily, below).
+  static Config Defaults() { return DefaultConfig(); }
+  static EnvSpec MakeSpec(const Config& c) { return atari::MakeSpec(c); }
+
   explicit AtariEnv(const Config& c) : AtariEnv(CheckedOptions(c)) {}
 
   explicit AtariEnv(Options o) : opt_(std::move(o)), spec_(opt_), ale_(NewAle()) {
@@ -536,12 +543,9 @@ inline std::function<void()> MakeRawStepper(const Config& c, uint64_t seed) {
 }
 
 inline Family MakeFamily() {
-  return Family{
-      "Atari",         DefaultConfig(),
-      &MakeSpec,       [](const Config& c, int) -> std::unique_ptr<Env> {
-        return std::make_unique<AtariEnv>(c); },
-      &MakeRawStepper,
-  };
+  Family f = FamilyOf<AtariEnv>("Atari", "atari", "envpool.tasks.atari");
+  f.make_raw_stepper = &MakeRawStepper;
+  return f;
 }
 
 }  // namespace envpool::atari

@@ -6,8 +6,6 @@ namespace {
 
 void Register() {
   envpool::Family f = envpool::atari::MakeFamily();
-  f.kind = "atari";
-  f.task_module = "envpool.tasks.atari";
   // Resets and emulation are slow: the short default bench stops at 8 envs.
   f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
   envpool::RegisterFamily(std::move(f));

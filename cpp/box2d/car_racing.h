@@ -134,7 +134,7 @@ class CarRacing : public Box2DEnv {
   }
 
  private:
-  using Vec2 = classic_control::Vec2;
+  using Vec2 = draw::Vec2;
 
   struct RoadPoly {
     std::array<Vec2, 4> pts;
@@ -441,7 +441,7 @@ class CarRacing : public Box2DEnv {
     const double zoom = 0.1 * kScale * std::max(1 - t_, 0.0) + kZoom * kScale * std::min(t_, 1.0);
     const b2Vec2 pos = car_->hull->GetPosition();
     const double scroll_x = -static_cast<double>(pos.x) * zoom, scroll_y = -static_cast<double>(pos.y) * zoom;
-    const Vec2 tr = classic_control::RotateRad({scroll_x, scroll_y}, angle);
+    const Vec2 tr = draw::RotateRad({scroll_x, scroll_y}, angle);
     const Vec2 trans{kWindowW / 2.0 + tr.x, kWindowH / 4.0 + tr.y};
 
     // The road.

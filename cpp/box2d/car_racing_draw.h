@@ -1,9 +1,9 @@
 // CarRacing's frames as gymnasium's _render draws them with pygame: the road
-// (gfxdraw.aapolygon + filled_polygon, classic_control's ports), the car
+// (gfxdraw.aapolygon + filled_polygon, cpp/draw's ports), the car
 // (pygame.draw.polygon: draw.c's draw_fillpoly, ported here), a vertical
 // flip, the indicators (draw.polygon again), the score (SDL_ttf's layout of
 // pygame's default font, car_racing_font.h) and transform.smoothscale
-// (classic_control's port of pygame's SSE shrink filters).
+// (cpp/draw's port of pygame's SSE shrink filters).
 #ifndef ENVPOOL_BOX2D_CAR_RACING_DRAW_H_
 #define ENVPOOL_BOX2D_CAR_RACING_DRAW_H_
 
@@ -19,25 +19,26 @@
 
 #include "cpp/box2d/car_dynamics.h"
 #include "cpp/box2d/car_racing_font.h"
-#include "cpp/classic_control/render.h"
+#include "cpp/draw/canvas.h"
+#include "cpp/draw/transform.h"
 
 namespace envpool::box2d::car_racing {
 
-using classic_control::PyInt;
-using classic_control::Rgb;
-using classic_control::RotateRad;
-using classic_control::Vec2;
+using draw::PyInt;
+using draw::Rgb;
+using draw::RotateRad;
+using draw::Vec2;
 
 // pygame.transform.smoothscale of an RGB image to a smaller one (both
 // sides shrink), channel by channel as pygame's filters work.
 inline void Smoothscale(const uint8_t* src, int sw, int sh, uint8_t* dst, int dw, int dh) {
-  const std::vector<uint8_t> out = classic_control::ShrinkChannels<3>(src, sw, sh, dw, dh);
+  const std::vector<uint8_t> out = draw::ShrinkChannels<3>(src, sw, sh, dw, dh);
   std::copy(out.begin(), out.end(), dst);
 }
 
 // The 1000x800 window surface of gymnasium's _render. Before FlipVertically
 // it is drawn in pygame's (pre-flip) surface coordinates through
-// classic_control's Canvas, which stores surface row y at image row
+// the drawing room's Canvas (Rows::kFlipped), which stores surface row y at image row
 // h - 1 - y: the buffer then already holds the flipped surface, and the
 // indicators and score, drawn after gymnasium's flip, go in unflipped.
 class Frame {
@@ -215,7 +216,7 @@ class Frame {
 
   uint8_t* rgb_;
   int w_, h_;
-  classic_control::Canvas canvas_;
+  draw::Canvas canvas_;
 };
 
 }  // namespace envpool::box2d::car_racing

@@ -1,6 +1,6 @@
 // What the Box2D renders share: gymnasium draws each fixture from pybox2d's
 // float32 arithmetic (trans * v * SCALE: b2Mul in float32, then a float32
-// product) with pygame, whose routines the classic-control renderer ports.
+// product) with pygame, whose routines the drawing room ports (cpp/draw/canvas.h).
 #ifndef ENVPOOL_BOX2D_DRAW_H_
 #define ENVPOOL_BOX2D_DRAW_H_
 
@@ -8,14 +8,14 @@
 
 #include <vector>
 
-#include "cpp/classic_control/render.h"
+#include "cpp/draw/canvas.h"
 
 namespace envpool::box2d {
 
-using classic_control::Canvas;
-using classic_control::GfxInt;
-using classic_control::PyInt;
-using classic_control::Rgb;
+using draw::Canvas;
+using draw::GfxInt;
+using draw::PyInt;
+using draw::Rgb;
 
 // A fixture's polygon in surface pixels, as pybox2d hands it to pygame.
 struct Path {

@@ -8,10 +8,16 @@
 #include <cstdint>
 #include <numbers>
 
-#include "cpp/classic_control/render.h"
 #include "cpp/classic_control/state_env.h"
+#include "cpp/draw/canvas.h"
 
 namespace envpool::classic_control {
+
+using draw::Canvas;
+using draw::GfxInt;
+using draw::PyInt;
+using draw::RotateRad;
+using draw::Vec2;
 
 class Acrobot : public StateEnv<4> {
  public:

@@ -7,10 +7,15 @@
 #include <cstdint>
 #include <numbers>
 
-#include "cpp/classic_control/render.h"
 #include "cpp/classic_control/state_env.h"
+#include "cpp/draw/canvas.h"
 
 namespace envpool::classic_control {
+
+using draw::Canvas;
+using draw::GfxInt;
+using draw::RotateRad;
+using draw::Vec2;
 
 class CartPole : public StateEnv<4> {
  public:

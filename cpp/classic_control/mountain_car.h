@@ -8,10 +8,17 @@
 #include <cstdint>
 #include <vector>
 
-#include "cpp/classic_control/render.h"
 #include "cpp/classic_control/state_env.h"
+#include "cpp/draw/canvas.h"
 
 namespace envpool::classic_control {
+
+using draw::Canvas;
+using draw::GfxInt;
+using draw::PyInt;
+using draw::Rgb;
+using draw::RotateRad;
+using draw::Vec2;
 
 constexpr double kMinPosition = -1.2, kMaxPosition = 0.6, kMaxSpeed = 0.07;
 

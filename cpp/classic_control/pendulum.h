@@ -10,10 +10,40 @@
 #include <numbers>
 #include <vector>
 
-#include "cpp/classic_control/render.h"
+#include "cpp/classic_control/clockwise_alpha.h"
 #include "cpp/classic_control/state_env.h"
+#include "cpp/draw/canvas.h"
+#include "cpp/draw/transform.h"
 
 namespace envpool::classic_control {
+
+using draw::Canvas;
+using draw::GfxInt;
+using draw::PyInt;
+using draw::Rgb;
+using draw::RotateRad;
+using draw::ShrinkChannel;
+using draw::Vec2;
+
+// The arrow's alpha (kClockwiseWidth x kClockwiseHeight), decoded once.
+inline const std::vector<uint8_t>& ClockwiseAlpha() {
+  static const std::vector<uint8_t> alpha = [] {
+    std::vector<uint8_t> a;
+    a.reserve(static_cast<size_t>(kClockwiseWidth) * kClockwiseHeight);
+    const size_t n = sizeof(kClockwiseAlphaRle);
+    for (size_t i = 0; i < n; ++i) {
+      const uint8_t v = kClockwiseAlphaRle[i];
+      if ((v == 0 || v == 255) && i + 1 < n) {
+        a.insert(a.end(), kClockwiseAlphaRle[++i], v);
+      } else {
+        a.push_back(v);
+      }
+    }
+    a.resize(static_cast<size_t>(kClockwiseWidth) * kClockwiseHeight, 0);
+    return a;
+  }();
+  return alpha;
+}
 
 // NumPy's float modulo: the result takes the divisor's sign.
 inline double PyMod(double a, double b) {

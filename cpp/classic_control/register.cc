@@ -11,12 +11,7 @@ namespace {
 
 template <class E>
 envpool::Family Make(const char* name) {
-  envpool::Family f{
-      name, E::Defaults(), &E::MakeSpec,
-      [](const envpool::Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<E>(c); }, nullptr};
-  f.kind = "classic_control";
-  f.task_module = "envpool.tasks.classic_control";
-  return f;
+  return envpool::FamilyOf<E>(name, "classic_control", "envpool.tasks.classic_control");
 }
 
 void Register() {

@@ -26,7 +26,7 @@
 #include <memory>
 #include <vector>
 
-#include "cpp/core/futex.h"
+#include "cpp/core/semaphore.h"
 #include "cpp/platform/threads.h"
 
 namespace envpool {

@@ -1,5 +1,5 @@
 // The checks of a pool call's arguments (env ids, seeds, actions) and their
-// messages, each written once: the binding (cpp/python/), the XLA handlers
+// messages, each written once: the binding (cpp/binding/), the XLA handlers
 // and, through the binding, src/envpool/xla.py and src/envpool/ray.py use these.
 // No pybind: what Python raises as a TypeError is a message constant here
 // that the binding throws as py::type_error; the value checks throw

@@ -1,5 +1,5 @@
 // What a pool call throws, and THE table of which C++ exception reaches
-// Python as which exception type. The binding (cpp/python), the XLA
+// Python as which exception type. The binding (cpp/binding), the XLA
 // handlers and src/envpool/xla.py all read this table (through ErrorKindOf), so
 // an env's exception has one Python type on every path.
 #ifndef ENVPOOL_CORE_ERRORS_H_

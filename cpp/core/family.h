@@ -8,6 +8,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cpp/core/env.h"
@@ -48,6 +50,40 @@ struct Family {
   std::string task_module = "";
   Config bench = {};
 };
+
+// The family of env class E, named `name`, of kind `kind` (see Family::kind),
+// whose task ids the Python module `task_module` registers: every
+// register.cc makes its families with it, then sets what else they have
+// (bench, make_raw_stepper, ...) before RegisterFamily. From E it takes
+//   static Config E::Defaults(args...)         its config keys and defaults;
+//   static EnvSpec E::MakeSpec(const Config&)  its spec (without one: the spec()
+//                                              of an E made for the config);
+//   E(const Config&, int env_id, args...) or E(const Config&, args...)
+//                                              its constructor (the first gets
+//                                              the env's id in the pool).
+// args are the family's own constants (e.g. MuJoCo's gymnasium version).
+template <class E, class... Args>
+Family FamilyOf(std::string name, std::string kind, std::string task_module, Args... args) {
+  Family f;
+  f.name = std::move(name);
+  f.defaults = E::Defaults(args...);
+  if constexpr (requires(const Config& c) { E::MakeSpec(c); }) {
+    f.make_spec = [](const Config& c) -> EnvSpec { return E::MakeSpec(c); };
+  } else {
+    f.make_spec = [args...](const Config& c) -> EnvSpec { return E(c, args...).spec(); };
+  }
+  f.make_env = [args...](const Config& c, int env_id) -> std::unique_ptr<Env> {
+    if constexpr (std::is_constructible_v<E, const Config&, int, Args...>) {
+      return std::make_unique<E>(c, env_id, args...);
+    } else {
+      (void)env_id;
+      return std::make_unique<E>(c, args...);
+    }
+  };
+  f.kind = std::move(kind);
+  f.task_module = std::move(task_module);
+  return f;
+}
 
 // The process-wide table of families, filled at module load and by loaded
 // extension modules. A deque: appending keeps references to the families

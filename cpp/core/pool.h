@@ -18,13 +18,19 @@
 // under one mutex (never held while stepping or waiting), several threads
 // may wait in recv() at once (each takes its own batch), and Close() from
 // another thread wakes them with an exception.
+//
+// The pool holds the calls and their bookkeeping; how envs are scheduled is
+// chosen once, when the pool is made (schedule.h), and the threads that
+// step them are stepping.h's. Invariants: an env is in at most one call at
+// a time (in_flight.h); every env in flight has exactly one task, queued or
+// running; unreserved_ counts the async envs in flight not yet promised to
+// a recv(), so a recv() never waits for rows nobody will write.
 #ifndef ENVPOOL_CORE_POOL_H_
 #define ENVPOOL_CORE_POOL_H_
 
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -34,8 +40,6 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "cpp/core/action_queue.h"
@@ -44,12 +48,14 @@
 #include "cpp/core/envs.h"
 #include "cpp/core/errors.h"
 #include "cpp/core/family.h"
-#include "cpp/core/finished_first.h"
+#include "cpp/core/in_flight.h"
 #include "cpp/core/layout.h"
 #include "cpp/core/result_signal.h"
 #include "cpp/core/ring.h"
+#include "cpp/core/schedule.h"
 #include "cpp/core/spec.h"
 #include "cpp/core/state_batch.h"
+#include "cpp/core/stepping.h"
 #include "cpp/core/wait_policy.h"
 #include "cpp/platform/memory.h"
 
@@ -71,31 +77,30 @@ class EnvPool final : private BatchRing::Host {
         layout_(BuildLayout(env_spec_, opt.autoreset, ReportsTasks(pool_tasks_, opt_))),
         envs_(layout_, env_spec_, opt_.autoreset,
               ReportsTasks(pool_tasks_, opt_) ? static_cast<int>(layout_.specs.size()) - 1 : -1, &ClaimRingRow, this),
-        sync_(opt_.batch_size == opt_.num_envs),
-        caller_steps_(opt_.num_threads > 1 && !StepsElsewhere(pool_tasks_)),
-        num_workers_(caller_steps_ ? opt_.num_threads - 1 : std::max(1, opt_.num_threads)),
-        queue_(sync_ ? num_workers_ + (caller_steps_ ? 1 : 0) : 1, opt_.num_envs,
-               static_cast<std::size_t>(opt_.num_envs)),
+        schedule_(Schedule::Choose(opt_, pool_tasks_)),
+        sync_(schedule_.sync),
+        stepping_(&envs_, schedule_, opt_.num_envs),
         capacity_(opt_.batch_size),
-        ring_(this, opt_.batch_size, sync_ ? 0 : (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 2),
-        wait_(num_workers_) {
+        ring_(this, opt_.batch_size, sync_ ? 0 : (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 2) {
     // Batches in use at once: the ring, or a sync batch and the caller's last one.
     CheckMemory(layout_, sync_ ? 2.0 : static_cast<double>(ring_.size()), capacity_, opt_.num_envs);
     memory_ = std::make_shared<BatchMemory>(BatchBytes(layout_, capacity_));
-    in_flight_ = std::make_unique<std::atomic<bool>[]>(opt_.num_envs);
-    check_stamps_.assign(opt_.num_envs, 0);
     if (!opt_.seeds.empty() && opt_.seeds.size() != static_cast<std::size_t>(opt_.num_envs))
       throw std::invalid_argument(checks::SeedCount(opt_.seeds.size(), static_cast<std::size_t>(opt_.num_envs)));
     envs_.Create(pool_tasks_, env_task_, opt_.num_envs, opt_.num_threads, opt_.seed, opt_.seeds);
-    prepares_ = StepsElsewhere(pool_tasks_);
-    if (prepares_ && !sync_ && pool_tasks_.size() == 1) {
+    if (schedule_.finished_first) {
       std::vector<ResultSignal*> signals;
       for (int i = 0; i < opt_.num_envs; ++i) signals.push_back(ResultSignalOf(envs_[i].env.get()));
-      finished_first_.Use(std::move(signals));
+      stepping_.UseFinishedFirst(std::move(signals));
     }
     for (int i = 0; i < ring_.size(); ++i) ring_.Publish(i, NewBatch(opt_.batch_size));
-    if (num_workers_ + 1 > UsableCores()) wait_.NeverSpin();
-    StartWorkers();
+    if (schedule_.num_workers + 1 > UsableCores()) stepping_.NeverSpin();
+    try {
+      stepping_.Start(opt_.thread_affinity_offset);
+    } catch (...) {
+      closed_.store(true);
+      throw;
+    }
   }
 
   ~EnvPool() { Close(); }
@@ -109,7 +114,7 @@ class EnvPool final : private BatchRing::Host {
   const StateLayout& layout() const { return layout_; }
   bool sync() const { return sync_; }
   bool closed() const override { return closed_.load(); }
-  int in_flight() const { return in_flight_total_.load(); }
+  int in_flight() const { return in_flight_.total(); }
 
   // Queues a step or reset of each env in env_ids. actions[k] points at n
   // contiguous rows of action key k, already of the key's dtype; seeds
@@ -159,11 +164,12 @@ class EnvPool final : private BatchRing::Host {
       batch = NewBatch(n);
       // With num_threads 1 the one stepping thread may as well be this
       // one while no other env is in flight: no hand-off, no wake-up.
-      here = prepares_ || wait_.StepsHere(n) || (!caller_steps_ && in_flight_total_.load() == 0);
+      here = schedule_.prepares || stepping_.wait_policy().StepsHere(n) ||
+             (!schedule_.caller_steps && in_flight_.total() == 0);
       timed = here && (++here_calls_ & 15) == 0;
       Queue(kind, env_ids, n, actions, seeds, batch.get(), /*push=*/!here);
     }
-    if (here) RunHere(kind, env_ids, n, batch.get(), actions, seeds, timed);
+    if (here) stepping_.RunHere(kind, env_ids, n, batch.get(), actions, seeds, timed);
     Wait(batch);
     Finish(batch, /*ring_number=*/-1);
     return batch;
@@ -267,11 +273,7 @@ class EnvPool final : private BatchRing::Host {
       closed_.store(true);
     }
     cv_.notify_all();
-    completed_.Notify();
-    finished_first_.Stop();
-    queue_.Stop(static_cast<int>(workers_.size()));
-    for (std::thread& t : workers_) t.join();
-    workers_.clear();
+    stepping_.Stop();
   }
 
  private:
@@ -279,28 +281,9 @@ class EnvPool final : private BatchRing::Host {
     if (closed_.load()) throw PoolClosed("this env pool is closed");
   }
 
-  // Under mu_. A step (`step`) of an env that needs a reset with autoreset
-  // disabled is refused here, before any env steps (the env is not in
-  // flight, so no stepping thread writes its needs_reset).
+  // Under mu_ (see InFlight::Check).
   void CheckEnvIds(const int* env_ids, int n, bool step = false) {
-    const bool no_autoreset = step && opt_.autoreset == AutoresetMode::kDisabled;
-    if (n < 0) throw std::invalid_argument("env_id must be a list of env ids");
-    // Repeats are found by stamping each named slot with this call's number.
-    ++check_stamp_;
-    for (int i = 0; i < n; ++i) {
-      int id = env_ids[i];
-      if (id < 0 || id >= opt_.num_envs) throw std::out_of_range(checks::EnvIdOutOfRange(id, opt_.num_envs));
-      if (check_stamps_[id] == check_stamp_) throw std::invalid_argument(checks::EnvIdRepeated(id));
-      check_stamps_[id] = check_stamp_;
-      if (in_flight_[id].load(std::memory_order_acquire)) throw std::invalid_argument(checks::EnvInFlight(id));
-      if (no_autoreset && envs_[id].needs_reset) throw std::invalid_argument(checks::EnvNeedsReset(id));
-    }
-  }
-
-  // The task for the i-th env of a call (row i of its batch, or of the ring
-  // when batch is null).
-  static Task TaskOf(Task::Kind kind, const int* env_ids, int i, StateBatch* batch, const uint64_t* seeds) {
-    return Task{kind, env_ids[i], batch, i, seeds != nullptr, seeds != nullptr ? seeds[i] : 0};
+    in_flight_.Check(env_ids, n, envs_, step && opt_.autoreset == AutoresetMode::kDisabled);
   }
 
   // Under mu_, after the checks: nothing here throws.
@@ -315,41 +298,23 @@ class EnvPool final : private BatchRing::Host {
         const std::vector<std::size_t>& bytes = envs_.action_bytes();
         for (std::size_t k = 0; k < bytes.size(); ++k) std::memcpy(s.action[k], actions[k] + bytes[k] * i, bytes[k]);
       }
-      in_flight_[env_ids[i]].store(true, std::memory_order_relaxed);
-      if (push) tasks_[i] = TaskOf(kind, env_ids, i, batch, seeds);
+      in_flight_.Mark(env_ids[i]);
+      if (push) tasks_[i] = Stepping::TaskOf(kind, env_ids, i, batch, seeds);
       // Envs that step elsewhere start now, not when a stepping thread takes
       // the task: with fewer threads than envs in flight, a thread waiting
-      // for one env would otherwise leave the others' workers idle (async, a
-      // 10x spread of 1 ms Python steps, 8 envs, 2 threads: 0.71 of an even
-      // spread).
-      if (push && prepares_ && (kind == Task::kStep || kind == Task::kReset))
+      // for one env would otherwise leave the others' workers idle.
+      if (push && schedule_.prepares && (kind == Task::kStep || kind == Task::kReset))
         envs_.Prepare(tasks_[i], s, s.action.data());
     }
-    in_flight_total_ += n;
+    in_flight_.Added(n);
     if (batch == nullptr) unreserved_ += n;
-    // The thread that will recv() runs tasks too (caller_steps_). In sync
-    // mode one task is left for it rather than paying a wake-up: a
-    // single-env step never leaves this thread (workers still take it if
-    // they are awake). In async mode every task wakes a worker, so the
-    // oldest tasks (a straggler sent first) go to workers and the
-    // receiving thread helps with the newest, and is rarely the one stuck
-    // in a slow env.
-    if (n > 0 && push && finished_first_.active()) {
-      finished_first_.Add(tasks_.data(), n);
-    } else if (n > 0 && push) {
-      queue_.Push(tasks_.data(), n, sync_ && caller_steps_ ? n - 1 : n);
-    }
+    if (push) stepping_.Push(tasks_.data(), n);
   }
 
   // After a batch is complete: frees its envs for the next send, recycles
-  // its ring slot, and reports failed envs. The in-flight marks are atomic
-  // so that a sync step takes the caller mutex once, not twice (its cost
-  // showed in CartPole's per-call time).
+  // its ring slot, and reports failed envs.
   void Finish(const std::shared_ptr<StateBatch>& batch, int64_t ring_number, int id_key = kEnvId) {
-    const int rows = batch->done.target();
-    const int32_t* ids = reinterpret_cast<const int32_t*>(batch->key_base[id_key]);
-    for (int i = 0; i < rows; ++i) in_flight_[ids[i]].store(false, std::memory_order_release);
-    in_flight_total_.fetch_sub(rows);
+    in_flight_.Clear(reinterpret_cast<const int32_t*>(batch->key_base[id_key]), batch->done.target());
     if (ring_number >= 0) Republish(static_cast<uint64_t>(ring_number + ring_.size()));
     ThrowIfFailed(batch);
   }
@@ -379,68 +344,17 @@ class EnvPool final : private BatchRing::Host {
     return std::make_shared<StateBatch>(layout_, opt_.num_envs, rows, large_memory_->Get());
   }
 
-  void StartWorkers() {
-    for (int i = 0; i < num_workers_; ++i) {
-      try {
-        workers_.emplace_back([this, i] { WorkerLoop(i); });
-      } catch (const std::system_error& e) {
-        Close();  // stops and joins the workers already started
-        throw std::runtime_error("could not start worker thread " + std::to_string(i + 1) + " of " +
-                                 std::to_string(num_workers_) + " (" + e.what() +
-                                 "): lower num_threads or raise the process's thread/memory limits");
-      }
-      if (opt_.thread_affinity_offset >= 0) PinThread(workers_.back(), opt_.thread_affinity_offset + i);
-    }
-  }
-
-  static bool StepsElsewhere(const std::vector<PoolTask>& tasks) {
-    return std::all_of(tasks.begin(), tasks.end(), [](const PoolTask& t) { return t.family->steps_elsewhere; });
-  }
-
   static PoolOptions Resolve(PoolOptions opt) {
     if (opt.batch_size == 0) opt.batch_size = opt.num_envs;
     if (opt.num_threads == 0) opt.num_threads = std::max(1, std::min(opt.batch_size, UsableCores()));
     return opt;
   }
 
-  // Sync mode: every stepping thread has a lane (worker i lane i, the
-  // receiving threads the last one), so an env keeps to one thread and its
-  // state to one core's cache. Async mode: one lane, first in first out,
-  // so an env waits for at most the envs sent before it, whatever any
-  // worker is busy with (with a lane per worker, an env queued behind a
-  // slow worker waited up to 20 batches of 16 envs / 4 where FIFO waits 5).
-  int caller_lane() const { return sync_ ? num_workers_ : 0; }
-  int worker_lane(int worker) const { return sync_ ? worker : 0; }
-
   // Runs queued tasks until `batch` is complete. If the pool is closed
   // meanwhile, the batch is kept alive for the workers still writing to it
   // and PoolClosed is thrown.
   void Wait(const std::shared_ptr<StateBatch>& batch) {
-    StateBatch* b = batch.get();
-    Task tasks[WaitPolicy::kMaxChunk];
-    Arrivals arrivals(this);  // counted on every way out, as it may hold another batch's
-    // A caller that does not step (num_threads 1) only waits, and keeps
-    // only the short yield: its longer one would double the CPU time a
-    // one-core pool takes.
-    const bool helps = caller_steps_;
-    while (!b->done.Done()) {
-      if (closed_.load()) Abandon(batch);
-      if (const int n = helps ? queue_.TryPopMany(caller_lane(), tasks, wait_.chunk()) : 0) {
-        if (RunTasks(tasks, n, &arrivals)) {
-          queue_.ReturnStop();  // the stop was meant for a worker
-          Abandon(batch);
-        }
-        continue;
-      }
-      Flush(&arrivals);
-      // Workers hold the remaining tasks; they finish within microseconds
-      // for cheap envs, so spin a little before sleeping.
-      const int seen = completed_.Epoch();
-      const int spins = 2 * wait_.spins();
-      for (int i = 0; i < spins && !b->done.Done(); ++i) CpuRelax();
-      YieldUntil(helps ? wait_.YieldFor() : WaitPolicy::kMinYield, [b] { return b->done.Done(); });
-      completed_.Wait(seen, [this, b] { return b->done.Done() || closed_.load(); });
-    }
+    if (!stepping_.Wait(batch.get(), closed_)) Abandon(batch);
   }
 
   [[noreturn]] void Abandon(const std::shared_ptr<StateBatch>& batch) {
@@ -449,57 +363,6 @@ class EnvPool final : private BatchRing::Host {
       abandoned_.push_back(batch);
     }
     throw PoolClosed("the env pool was closed while this thread waited for results");
-  }
-
-  void WorkerLoop(int lane) {
-    if (finished_first_.active()) return TakeFinishedLoop();
-    Arrivals arrivals(this);
-    Task tasks[WaitPolicy::kMaxChunk];
-    for (;;) {
-      int n = queue_.TryPopMany(worker_lane(lane), tasks, wait_.chunk());
-      if (n == 0) {
-        Flush(&arrivals);
-        tasks[0] = queue_.Pop(worker_lane(lane), wait_.spins(), wait_.YieldFor());
-        n = 1;
-      }
-      if (RunTasks(tasks, n, &arrivals)) return;
-    }
-  }
-
-  // A stepping thread of an async pool of envs that step elsewhere and
-  // signal their results: the finished envs first (finished_first.h).
-  void TakeFinishedLoop() {
-    Arrivals arrivals(this);
-    Task task{};
-    while (finished_first_.Take(&task, [&] { Flush(&arrivals); })) RunTask(task, &arrivals);
-  }
-
-  // A thread's finished tasks of one batch not yet counted in its
-  // Countdown. A thread running a streak of tasks of one batch counts them
-  // once, when the streak ends (a task of another batch, or no task ready):
-  // one locked add per task on the counter that the other stepping threads
-  // add to and the receiving thread polls kept its cache line moving
-  // between cores (a fifth of CartPole's sync step). The batch cannot
-  // complete before the streak ends, so nobody waits for the deferral.
-  // Only batches known up front (sync and own-batch tasks): an async ring
-  // task learns its batch at its first write, after the env has stepped.
-  // Counted at the latest when the Arrivals goes out of scope.
-  struct Arrivals {
-    explicit Arrivals(EnvPool* p) : pool(p) {}
-    ~Arrivals() { pool->Flush(this); }
-    Arrivals(const Arrivals&) = delete;
-    Arrivals& operator=(const Arrivals&) = delete;
-    EnvPool* pool;
-    StateBatch* batch = nullptr;
-    int count = 0;
-  };
-  void Flush(Arrivals* a) {
-    if (a->count == 0) return;
-    StateBatch* batch = a->batch;
-    const int n = a->count;
-    a->batch = nullptr;
-    a->count = 0;
-    if (batch->done.Arrive(n)) completed_.Notify();
   }
 
   // Claims the next ring row for an async task (at the env's first write,
@@ -514,145 +377,37 @@ class EnvPool final : private BatchRing::Host {
     t->claimed = true;
   }
 
-  // Runs claimed tasks; returns whether one of them was a stop (any further
-  // stops among them are handed back for the other consumers).
-  bool RunTasks(const Task* tasks, int n, Arrivals* arrivals) {
-    int stops = 0;
-    for (int i = 0; i < n; ++i) {
-      if (tasks[i].kind == Task::kStop)
-        ++stops;
-      else
-        RunTask(tasks[i], arrivals);
-    }
-    for (int i = 1; i < stops; ++i) queue_.ReturnStop();
-    return stops > 0;
-  }
-
-  void RunTask(const Task& task, Arrivals* arrivals) {
-    if (task.batch != arrivals->batch) Flush(arrivals);
-    if (task.kind == Task::kRender) {
-      envs_.Render(task);
-      if (task.batch->done.Arrive()) completed_.Notify();
-      return;
-    }
-    EnvSlot& s = envs_[task.env_id];
-    Outcome o;
-    // Time one task in 16 (per env, so no shared counter) to size spinning.
-    const bool timed = (++s.runs & 15) == 0;
-    const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    envs_.Step(task, s, s.action.data(), &o);
-    if (timed) wait_.Observe(std::chrono::steady_clock::now() - start);
-    envs_.Record(task, s, &o);
-    if (task.batch != nullptr) {
-      arrivals->batch = o.target.batch;
-      ++arrivals->count;
-    } else if (o.target.batch->done.Arrive()) {
-      completed_.Notify();
-    }
-  }
-
-  // Call()'s path when the calling thread steps all n envs of `batch`
-  // itself: RunTask's work without its per-task costs (the envs read their
-  // actions where the caller holds them, the common keys' arrays are looked
-  // up once, and one call in 16 is timed rather than one task in 16 per
-  // env). 64 CartPole envs, a C++ loop of calls: 61 -> 46 ns per env and
-  // call, of which the envs alone take 29.
-  void RunHere(Task::Kind kind, const int* env_ids, int n, StateBatch* batch, const char* const* actions,
-               const uint64_t* seeds, bool timed) {
-    const Columns columns = envs_.ColumnsOf(batch);
-    const std::vector<std::size_t>& bytes = envs_.action_bytes();
-    const std::size_t keys = bytes.size();
-    std::array<const char*, 8> few;
-    std::vector<const char*> many(keys > few.size() ? keys : 0);
-    const char** action = keys > few.size() ? many.data() : few.data();
-    Outcome o;
-    const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    // Envs whose steps run elsewhere all start first, then are waited for
-    // in turn (see Env::Prepare).
-    if (prepares_) {
-      for (int i = 0; i < n; ++i) {
-        if (kind == Task::kStep)
-          for (std::size_t k = 0; k < keys; ++k) action[k] = actions[k] + bytes[k] * i;
-        envs_.Prepare(TaskOf(kind, env_ids, i, batch, seeds), envs_[env_ids[i]], action);
-      }
-    }
-    for (int i = 0; i < n; ++i) {
-      if (kind == Task::kStep)
-        for (std::size_t k = 0; k < keys; ++k) action[k] = actions[k] + bytes[k] * i;
-      const Task task = TaskOf(kind, env_ids, i, batch, seeds);
-      EnvSlot& s = envs_[env_ids[i]];
-      o.result = StepResult{};
-      envs_.Step(task, s, action, &o);
-      envs_.Record(task, s, columns, &o);
-    }
-    if (timed && n > 0) wait_.Observe((std::chrono::steady_clock::now() - start) / n);
-    if (n > 0 && batch->done.Arrive(n)) completed_.Notify();
-  }
-
   PoolOptions opt_;
   std::vector<PoolTask> pool_tasks_;
   std::vector<int> env_task_;
   EnvSpec env_spec_;
   StateLayout layout_;
   PoolEnvs envs_;
-  bool sync_ = true;
-  // The caller steps envs while it waits in recv(), so it is one of the
-  // num_threads stepping threads, in both modes: num_threads - 1 workers
-  // start (a single-env step never leaves the calling thread, and a small
-  // batch pays no thread hand-off). With num_threads workers and a caller
-  // that only waited, async HalfCheetah-v4 (8 envs, batch 4, 2 threads on
-  // 2 cores) ran at half the speed: three threads shared two cores and every
-  // batch paid a wake-up. With num_threads 1 one worker starts, so that
-  // envs still step between send() and recv(), and the caller only waits
-  // (caller_steps_ false): one thread steps at a time, as in EnvPool (bar a
-  // call of cheap envs, WaitPolicy::StepsHere), where a caller that helped
-  // made it two (a process given one core, as Ray's env runners are, used
-  // two). Envs that step elsewhere get num_threads workers and a caller
-  // that only waits: stepping one is waiting for its process, and a
-  // receiving thread that took a slow one returned its finished batch late.
-  bool caller_steps_;  // whether threads waiting in recv() step queued envs
-  int num_workers_;
-  ActionQueue queue_;  // lane i: worker i; the last lane (if caller_steps_): receiving threads
+  const Schedule schedule_;
+  const bool sync_;    // schedule_.sync, read on every call
+  Stepping stepping_;  // after envs_, which its threads step: stopped before envs_ goes
   // Batches have one capacity: num_envs in sync mode, batch_size in async mode.
   int capacity_;
   // Async mode: the batches envs join as they finish (read by workers).
   BatchRing ring_;
-  WaitPolicy wait_;
-  // Every task's family steps its envs elsewhere (Family::steps_elsewhere):
-  // a call's envs are prepared, then stepped, on the calling thread.
-  bool prepares_ = false;
-  // Async, envs that step elsewhere and say when they finish: their tasks,
-  // taken in finishing order instead of queue_'s send order (inactive
-  // otherwise).
-  FinishedFirst finished_first_;
   std::shared_ptr<BatchMemory> memory_;
   std::shared_ptr<BatchMemory> large_memory_;   // under mu_
   std::unique_ptr<StateLayout> render_layout_;  // at the first Render(), under mu_
-  std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};
 
   // Caller-side state, under mu_ (never held while stepping or waiting).
   mutable std::mutex mu_;
   std::condition_variable cv_;  // a send, a second caller or close
   Callers callers_;
-  uint64_t check_stamp_ = 0;
   uint32_t here_calls_ = 0;  // calls stepped by the calling thread alone
-  // Per env: the check_stamp_ of the last call that named it (repeats).
-  // Apart from the slots, which the stepping threads write.
-  std::vector<uint64_t> check_stamps_;
   std::vector<Task> tasks_;
   std::deque<std::shared_ptr<StateBatch>> pending_;  // sync mode
-  // Which envs have a task or an unreceived result: set under mu_ by
-  // send, cleared by whichever thread receives the result.
-  std::unique_ptr<std::atomic<bool>[]> in_flight_;
-  std::atomic<int> in_flight_total_{0};
-  int unreserved_ = 0;  // async envs in flight not yet promised to a recv()
+  InFlight in_flight_{opt_.num_envs};                // which envs are in a call (in_flight.h)
+  int unreserved_ = 0;                               // async envs in flight not yet promised to a recv()
   uint64_t next_ticket_ = 0;
   // Batches whose waiter left when the pool closed: workers may still be
   // writing to them, so they live as long as the pool.
   std::vector<std::shared_ptr<StateBatch>> abandoned_;
-
-  Notifier completed_;
 };
 
 }  // namespace envpool

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "cpp/core/family.h"
-#include "cpp/core/futex.h"
+#include "cpp/core/semaphore.h"
 
 namespace envpool {
 
@@ -180,11 +180,8 @@ std::function<void()> RandomActionStepper(const Config& c, uint64_t seed) {
 // whose raw ceiling is RandomActionStepper<E>.
 template <class E>
 Family RandomActionFamily(const char* name, const char* kind, const char* task_module) {
-  Family f{name, E::Defaults(), &E::MakeSpec,
-           [](const Config& c, int) -> std::unique_ptr<Env> { return std::make_unique<E>(c); },
-           &RandomActionStepper<E>};
-  f.kind = kind;
-  f.task_module = task_module;
+  Family f = FamilyOf<E>(name, kind, task_module);
+  f.make_raw_stepper = &RandomActionStepper<E>;
   return f;
 }
 

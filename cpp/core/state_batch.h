@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cpp/core/futex.h"
+#include "cpp/core/semaphore.h"
 #include "cpp/core/spec.h"
 #include "cpp/platform/memory.h"
 

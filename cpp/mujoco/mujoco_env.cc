@@ -14,7 +14,7 @@
 namespace envpool::mujoco {
 namespace {
 
-std::string ResolveXml(const std::string& xml, const std::string& assets_dir) {
+std::string ResolveXmlPath(const std::string& xml, const std::string& assets_dir) {
   if (xml.empty()) throw std::invalid_argument("xml_file must not be empty");
   std::string full;
   if (xml[0] == '.' || xml[0] == '/') {
@@ -184,13 +184,8 @@ void MujocoSpec::AddTendonInfo(const mjModel* m) {
 
 void MujocoSpec::Finish(const MujocoEnv& env) {
   const mjModel* m = env.model();
-  if (env.expose_state()) {
-    qpos0 = AddState<double>("info:qpos0", {static_cast<int>(m->nq)});
-    qvel0 = AddState<double>("info:qvel0", {static_cast<int>(m->nv)});
-  }
-  if (env.model_info())
-    for (const EnvModel::Randomized& r : env.env_model().randomized())
-      model_info.push_back(AddState<double>(ModelInfoKey(r.field.name), r.field.shape));
+  AddInitialState(env);
+  AddModelInfo(env);
   if (env.from_pixels()) {
     // "obs" becomes the frame, channel first; the task's state observation
     // goes to a scratch, and to info "state" with state_in_info.
@@ -210,80 +205,44 @@ void MujocoSpec::Finish(const MujocoEnv& env) {
   action = AddAction<float>("action", {static_cast<int>(m->nu)}, std::move(lo), std::move(hi));
 }
 
-MujocoEnv::MujocoEnv(const Config& c, int fixed_frame_skip, int min_nq, int min_nv)
-    : xml_path_(ResolveXml(c.Get<std::string>("xml_file"), c.Get<std::string>("assets_dir"))),
-      model_(std::make_unique<EnvModel>(LoadModel(xml_path_), c.Get<std::string>("model_randomization"))),
-      model_info_(c.Get<bool>("model_info")),
-      frame_skip_(c.Has("frame_skip") ? ReadFrameSkip(c) : fixed_frame_skip),
-      expose_state_(c.Get<bool>("expose_state")) {
-  m_ = model_->get();
-  // The renderers check their options now (a bad camera or size fails
-  // make); GL is set up at the first render.
+std::string MujocoEnv::ResolveXml(const Config& c) {
+  return ResolveXmlPath(c.Get<std::string>("xml_file"), c.Get<std::string>("assets_dir"));
+}
+
+MujocoEnv::MujocoEnv(const Config& c, const std::string& xml_path, int fixed_frame_skip, int min_nq, int min_nv)
+    : MujocoBase(c, LoadModel(xml_path)),
+      xml_path_(xml_path),
+      frame_skip_(c.Has("frame_skip") ? ReadFrameSkip(c) : fixed_frame_skip) {
   const RenderOptions render = ReadRenderOptions(c);
-  renderer_ = std::make_unique<MujocoRenderer>(m_, render);
   if (c.Get<bool>("from_pixels")) {
-    pixels_ = render;
-    pixels_.width = static_cast<int>(std::clamp<int64_t>(c.Get<int64_t>("img_width"), -1, 1 << 20));
-    pixels_.height = static_cast<int>(std::clamp<int64_t>(c.Get<int64_t>("img_height"), -1, 1 << 20));
-    if (pixels_.width < 1 || pixels_.height < 1 || pixels_.width > 4096 || pixels_.height > 4096)
+    RenderOptions pixels = render;
+    pixels.width = static_cast<int>(std::clamp<int64_t>(c.Get<int64_t>("img_width"), -1, 1 << 20));
+    pixels.height = static_cast<int>(std::clamp<int64_t>(c.Get<int64_t>("img_height"), -1, 1 << 20));
+    if (pixels.width < 1 || pixels.height < 1 || pixels.width > 4096 || pixels.height > 4096)
       throw std::invalid_argument("img_width and img_height must be in [1, 4096], got img_width=" +
-                                  std::to_string(pixels_.width) + ", img_height=" + std::to_string(pixels_.height));
-    pixel_renderer_ = std::make_unique<MujocoRenderer>(m_, pixels_);
+                                  std::to_string(pixels.width) + ", img_height=" + std::to_string(pixels.height));
+    MakeRenderers(render, &pixels);
     state_in_info_ = c.Get<bool>("state_in_info");
+  } else {
+    MakeRenderers(render, nullptr);
   }
   const int nq = m_->nq, nv = m_->nv, nu = m_->nu, nb = m_->nbody;
   // The task indexes qpos/qvel by position (e.g. qpos[2] is the torso height).
   if (nq < min_nq || nv < min_nv)
     throw std::invalid_argument("the model has too few joints (nq=" + std::to_string(nq) +
                                 ", nv=" + std::to_string(nv) + ") for this task");
-  d_ = mj_makeData(m_);
-  if (d_ == nullptr) throw std::runtime_error("mj_makeData failed");
   dt_ = m_->opt.timestep * frame_skip_;
   sq32_.resize(std::max(nu, 1));
   sq64_.resize(std::max(6 * nb, nu) + 1);
-  if (expose_state_) {
-    qpos0_.assign(nq, 0.0);
-    qvel0_.assign(nv, 0.0);
-  }
-}
-
-MujocoEnv::~MujocoEnv() {
-  renderer_.reset();
-  pixel_renderer_.reset();
-  if (d_ != nullptr) mj_deleteData(d_);
-}
-
-void MujocoEnv::SetArray(const std::string& name, const void* src) {
-  // mj_setConst's scratch is its own mjData: the episode goes on from its
-  // state, under the new model from the next mj_step (which recomputes
-  // everything it reads from qpos, qvel, act and the warm start).
-  if (model_->Set(name, src)) SetConst(model_->Writable());
-  ModelChanged();
-}
-
-void MujocoEnv::ModelChanged() {
-  m_ = model_->get();
-  // gymnasium's dt: model.opt.timestep * frame_skip, read at each step.
-  dt_ = m_->opt.timestep * frame_skip_;
-  renderer_->set_scene_model(m_);
-  if (pixel_renderer_ != nullptr) pixel_renderer_->set_scene_model(m_);
 }
 
 void MujocoEnv::Reset(const StateRow& out) {
-  if (!model_->randomized().empty()) {
-    // d_ is reset next, so mj_setConst may use it as its scratch.
-    if (model_->Randomize()) mj_setConst(model_->Writable(), d_);
-    ModelChanged();
-  }
-  mj_resetData(m_, d_);
+  ResetData();
   ResetModel();
   mj_forward(m_, d_);
-  if (expose_state_) {
-    std::copy(d_->qpos, d_->qpos + m_->nq, qpos0_.begin());
-    std::copy(d_->qvel, d_->qvel + m_->nv, qvel0_.begin());
-  }
+  RecordInitialState();
   const MujocoSpec& s = spec();
-  if (pixel_renderer_ != nullptr && state_.empty()) state_.assign(s.state_size, 0.0);
+  if (from_pixels() && state_.empty()) state_.assign(s.state_size, 0.0);
   // Batch rows are recycled: every key is written on every reset.
   for (StateKey<double> k : s.infos) *out[k] = 0.0;
   WriteReset(out);
@@ -303,16 +262,8 @@ void MujocoEnv::WriteExtras(const StateRow& out, const MujocoSpec& s) {
     std::copy(d_->ten_length, d_->ten_length + nt, out[s.tendon_length]);
     std::copy(d_->ten_velocity, d_->ten_velocity + nt, out[s.tendon_velocity]);
   }
-  if (expose_state_) {
-    std::copy(qpos0_.begin(), qpos0_.end(), out[s.qpos0]);
-    std::copy(qvel0_.begin(), qvel0_.end(), out[s.qvel0]);
-  }
-  for (std::size_t i = 0; i < s.model_info.size(); ++i)
-    model_->Read(model_->randomized()[i].field, out[s.model_info[i]]);
-  if (pixel_renderer_ != nullptr) {
-    if (s.state_info.index >= 0) std::copy(state_.begin(), state_.end(), out[s.state_info]);
-    pixel_renderer_->Render(d_, out[s.pixels], /*channel_first=*/true);
-  }
+  if (s.state_info.index >= 0) std::copy(state_.begin(), state_.end(), out[s.state_info]);
+  WriteBaseState(out, s);
 }
 
 int MujocoEnv::BodyId(const char* name) const {

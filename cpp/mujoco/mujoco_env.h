@@ -1,5 +1,5 @@
-// The MuJoCo family's shared base: what every task on the real libmujoco
-// needs. The tasks themselves (gymnasium's, v4 and v5 of each in one file)
+// The gymnasium tasks' base, on MujocoBase (mujoco_base.h: what every env on
+// libmujoco shares, dm_control's too). The tasks themselves (gymnasium's, v4 and v5 of each in one file)
 // are in cpp/mujoco/gym/; cpp/mujoco/register.cc registers them.
 //
 // Semantics follow gymnasium 1.x arithmetic for arithmetic: the float32
@@ -45,9 +45,9 @@
 #include <vector>
 
 #include "cpp/core/env.h"
-#include "cpp/core/named_arrays.h"
 #include "cpp/core/spec.h"
 #include "cpp/mujoco/model_params.h"
+#include "cpp/mujoco/mujoco_base.h"
 #include "cpp/mujoco/render.h"
 
 namespace envpool::mujoco {
@@ -140,25 +140,21 @@ struct BodyStateObs {
 
 class MujocoEnv;
 
-// What every MuJoCo task writes and reads. A task's Spec derives from it,
+// What every gymnasium task writes and reads. A task's Spec derives from it,
 // adds its info keys with Info() in gymnasium's order, then calls Finish().
 // With from_pixels, Finish() turns "obs" into the pixel array: tasks write
 // their state observation through MujocoEnv::StateObs(out), never out[obs].
-struct MujocoSpec : EnvSpec {
+struct MujocoSpec : MujocoBaseSpec {
   StateKey<double> obs;
   ActionKey<float> action;
-  // from_pixels: the (3, img_height, img_width) frame ("obs"), the state
-  // observation's size, and info "state" with state_in_info (else -1).
-  StateKey<uint8_t> pixels;
+  // from_pixels: the state observation's size, and info "state" with
+  // state_in_info (else -1). (pixels, the frame, is "obs".)
   int state_size = 0;
   StateKey<double> state_info;
   // Every scalar info key, for Reset to zero the ones without a reset value.
   std::vector<StateKey<double>> infos;
-  // Absent (index -1) unless AddTendonInfo / expose_state.
+  // Absent (index -1) unless AddTendonInfo.
   StateKey<double> tendon_length, tendon_velocity;
-  StateKey<double> qpos0, qvel0;
-  // model_info: one key per randomized field (info "model_<field>").
-  std::vector<StateKey<double>> model_info;
 
   explicit MujocoSpec(int obs_size) : MujocoSpec("obs", obs_size) {}
   // A dict observation's main key ("obs:observation" for the goal
@@ -173,59 +169,38 @@ struct MujocoSpec : EnvSpec {
   void Finish(const MujocoEnv& env);
 };
 
-// The shared part of a task: one mjData on the shared read-only mjModel (the
-// env's own copy once its model is written: get_model/set_model and
-// model_randomization, model_params.h), the
-// reset sequence, the frame-skipped stepper and the costs several tasks use.
-// A task implements ResetModel (its reset noise), WriteReset (observation
-// and reset info) and StepModel (simulate, observation, reward, info).
-class MujocoEnv : public Env, public NamedArrays {
+// The shared part of a gymnasium task, on MujocoBase (the model, the data,
+// the renderers): the model file, the reset sequence, the frame-skipped
+// stepper, the pixel observation's state scratch and the costs several
+// tasks use. A task implements ResetModel (its reset noise), WriteReset
+// (observation and reset info) and StepModel (simulate, observation,
+// reward, info).
+class MujocoEnv : public MujocoBase {
  public:
-  ~MujocoEnv() override;
-  MujocoEnv(const MujocoEnv&) = delete;
-  MujocoEnv& operator=(const MujocoEnv&) = delete;
-
   void Seed(uint64_t seed) override {
     rng_.seed(seed);
     normal_.reset();  // a cached second normal must not outlive the seed
-    model_->Seed(seed);
+    MujocoBase::Seed(seed);
   }
   void Reset(const StateRow& out) final;
   StepResult Step(const ActionRow& action, const StateRow& out) final;
 
   virtual const MujocoSpec& spec() const = 0;
-  const mjModel* model() const { return m_; }
-  const EnvModel& env_model() const { return *model_; }
-  bool model_info() const { return model_info_; }
 
-  // The model's fields by MuJoCo's names (NamedArrays; model_params.h).
-  std::vector<std::string> ArrayNames() const override { return ModelFieldNames(); }
-  bool FindArray(const std::string& name, ArraySpec* spec) const override { return model_->Find(name, spec); }
-  void GetArray(const std::string& name, void* dst) const override { model_->Get(name, dst); }
-  bool CanSetArray(const std::string& name, std::string* why) const override { return model_->CanSet(name, why); }
-  void SetArray(const std::string& name, const void* src) override;
   const std::string& xml_path() const { return xml_path_; }
   int frame_skip() const { return frame_skip_; }
-  bool expose_state() const { return expose_state_; }
-  bool from_pixels() const { return pixel_renderer_ != nullptr; }
   bool state_in_info() const { return state_in_info_; }
-  // The pixel observation's {height, width}.
-  std::array<int, 2> pixel_size() const { return {pixels_.height, pixels_.width}; }
-
-  // render_mode="rgb_array": MuJoCo's renderer on this thread's GL context,
-  // as gymnasium's MujocoRenderer (render.h).
-  std::array<int, 2> RenderSize() const override { return {renderer_->height(), renderer_->width()}; }
-  void Render(uint8_t* rgb) override { renderer_->Render(d_, rgb); }
 
  protected:
   // fixed_frame_skip is v4's hard-coded frame skip, used where the config
   // has no frame_skip key. Refuses models with fewer than min_nq/min_nv
   // position/velocity coordinates than the task indexes.
-  MujocoEnv(const Config& c, int fixed_frame_skip, int min_nq, int min_nv);
+  MujocoEnv(const Config& c, int fixed_frame_skip, int min_nq, int min_nv)
+      : MujocoEnv(c, ResolveXml(c), fixed_frame_skip, min_nq, min_nv) {}
 
   // Where the task writes its observation: the obs row, or with from_pixels
   // a scratch (kept as info "state" with state_in_info; obs is the frame).
-  double* StateObs(const StateRow& out) { return pixel_renderer_ != nullptr ? state_.data() : out[spec().obs]; }
+  double* StateObs(const StateRow& out) { return from_pixels() ? state_.data() : out[spec().obs]; }
 
   virtual void ResetModel() = 0;
   // Scalar infos are zero unless written here (gymnasium's reset info).
@@ -273,28 +248,22 @@ class MujocoEnv : public Env, public NamedArrays {
   void MassCenter(double* x, double* y) const;
   bool StateFinite() const;
 
-  const mjModel* m_ = nullptr;  // model_->get(): shared by every env on the same file until written
-  mjData* d_ = nullptr;
   double dt_ = 0.0;  // seconds per agent step
 
  private:
+  MujocoEnv(const Config& c, const std::string& xml_path, int fixed_frame_skip, int min_nq, int min_nv);
+  // The config's xml_file, looked up in assets_dir unless a path.
+  static std::string ResolveXml(const Config& c);
+
+  // gymnasium's dt: model.opt.timestep * frame_skip, read at each step.
+  void OnModelChanged() override { dt_ = m_->opt.timestep * frame_skip_; }
   // Also renders the pixel observation (after the task's writes).
   void WriteExtras(const StateRow& out, const MujocoSpec& spec);
 
-  // After the model became the env's copy or its timestep changed.
-  void ModelChanged();
-
   std::string xml_path_;
-  std::unique_ptr<EnvModel> model_;
-  bool model_info_ = false;
   int frame_skip_;
-  bool expose_state_;
-  std::vector<double> qpos0_, qvel0_;
-  RenderOptions pixels_;
   bool state_in_info_ = false;
-  std::vector<double> state_;                       // the state observation, with from_pixels
-  std::unique_ptr<MujocoRenderer> renderer_;        // render()
-  std::unique_ptr<MujocoRenderer> pixel_renderer_;  // from_pixels
+  std::vector<double> state_;  // the state observation, with from_pixels
   std::vector<float> sq32_;
   std::vector<double> sq64_;
   std::normal_distribution<double> normal_{0.0, 1.0};

@@ -51,19 +51,14 @@ using envpool::Config;
 template <class Task>
 void RegisterGym(const std::string& name) {
   for (int version : {4, 5}) {
-    Config defaults = Task::Defaults(version);
-    envpool::mujoco::AddRenderDefaults(&defaults, Task::DefaultCameraConfig(version));
-    envpool::Family f{
-        name + "-v" + std::to_string(version),
-        std::move(defaults),
-        [version](const Config& c) -> envpool::EnvSpec { return Task(c, version).spec(); },
-        [version](const Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Task>(c, version); },
-        [version](const Config& c, uint64_t seed) { return envpool::mujoco::MakeRawStepper(Task(c, version), seed); },
-        {"main_body"},
+    envpool::Family f =
+        envpool::FamilyOf<Task>(name + "-v" + std::to_string(version), "mujoco", "envpool.tasks.mujoco", version);
+    envpool::mujoco::AddRenderDefaults(&f.defaults, Task::DefaultCameraConfig(version));
+    f.make_raw_stepper = [version](const Config& c, uint64_t seed) {
+      return envpool::mujoco::MakeRawStepper(Task(c, version), seed);
     };
-    f.kind = "mujoco";
-    f.task_module = "envpool.tasks.mujoco";
     f.sized_frames = true;
+    f.id_or_name_keys = {"main_body"};
     f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
     envpool::RegisterFamily(std::move(f));
   }
@@ -73,17 +68,10 @@ void RegisterGym(const std::string& name) {
 // types, are registered in envpool/tasks/robotics.py).
 template <class Task>
 void RegisterRobotics(const std::string& name) {
-  Config defaults = Task::Defaults(4);
-  envpool::mujoco::AddRenderDefaults(&defaults, Task::DefaultCameraConfig(4));
-  envpool::Family f{
-      name,
-      std::move(defaults),
-      [](const Config& c) -> envpool::EnvSpec { return Task(c, 4).spec(); },
-      [](const Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Task>(c, 4); },
-      [](const Config& c, uint64_t seed) { return Task(c, 4).RawStepper(seed); },
-  };
-  f.kind = "robotics";
-  f.task_module = "envpool.tasks.robotics";
+  envpool::Family f = envpool::FamilyOf<Task>(name, "robotics", "envpool.tasks.robotics", 4);
+  envpool::mujoco::AddRenderDefaults(&f.defaults, Task::DefaultCameraConfig(4));
+  f.make_raw_stepper = [](const Config& c, uint64_t seed) { return Task(c, 4).RawStepper(seed); };
+  f.sized_frames = true;
   f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
   envpool::RegisterFamily(std::move(f));
 }
@@ -91,15 +79,10 @@ void RegisterRobotics(const std::string& name) {
 // A dm_control domain: one family, its tasks selected by task_name.
 template <class Domain>
 void RegisterDmc(const std::string& name) {
-  envpool::Family f{
-      "Dmc" + name,
-      Domain::Defaults(),
-      [](const Config& c) -> envpool::EnvSpec { return Domain(c).spec(); },
-      [](const Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Domain>(c); },
-      [](const Config& c, uint64_t seed) { return envpool::mujoco::dmc::MakeRawStepper(Domain(c), seed); },
+  envpool::Family f = envpool::FamilyOf<Domain>("Dmc" + name, "dmc", "envpool.tasks.dmc");
+  f.make_raw_stepper = [](const Config& c, uint64_t seed) {
+    return envpool::mujoco::dmc::MakeRawStepper(Domain(c), seed);
   };
-  f.kind = "dmc";
-  f.task_module = "envpool.tasks.dmc";
   f.sized_frames = true;
   f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
   envpool::RegisterFamily(std::move(f));

@@ -13,19 +13,9 @@ void Register() {
   using envpool::testing::Busy;
   using envpool::testing::Echo;
   // Dict observation and action.
-  envpool::Family echo{
-      "Echo", Echo::Defaults(), &Echo::MakeSpec,
-      [](const envpool::Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Echo>(c); },
-      nullptr};
-  echo.kind = "testing";
-  envpool::RegisterFamily(std::move(echo));
+  envpool::RegisterFamily(envpool::FamilyOf<Echo>("Echo", "testing", ""));
   // Steps that take as long as the action says, or throw.
-  envpool::Family busy{
-      "Busy", Busy::Defaults(), &Busy::MakeSpec,
-      [](const envpool::Config& c, int id) -> std::unique_ptr<envpool::Env> { return std::make_unique<Busy>(c, id); },
-      nullptr};
-  busy.kind = "testing";
-  envpool::RegisterFamily(std::move(busy));
+  envpool::RegisterFamily(envpool::FamilyOf<Busy>("Busy", "testing", ""));
 }
 
 const envpool::FamilyRegistrar registrar(&Register);

@@ -12,10 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "cpp/draw/canvas.h"
 #include "cpp/toy_text/common.h"
-#include "cpp/toy_text/render.h"
 
 namespace envpool::toy_text {
+
+using draw::Canvas;
+using draw::LoadImage;
+using draw::Rows;
 
 class Blackjack : public ToyTextEnv {
  public:
@@ -119,7 +123,7 @@ inline void Blackjack::Render(uint8_t* rgb) {
   if (dealer_.empty()) throw std::runtime_error("Blackjack render: no hand dealt yet (reset the env first)");
   if (img_dir_.empty()) throw std::runtime_error("Blackjack render: no img_dir (gymnasium's toy_text/img folder)");
   auto load = [&](const std::string& name) { return LoadImage(img_dir_ + "/blackjack/" + name + ".png"); };
-  Canvas cv(rgb, kWidth, kHeight);
+  Canvas cv(rgb, kWidth, kHeight, Rows::kAsDrawn);
   auto digits = [&](int number, const char* size, int gap, int x, int y) {
     for (char d : std::to_string(number)) {
       auto img = load(std::string("digit_") + size + "_" + d);

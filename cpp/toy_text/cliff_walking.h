@@ -10,10 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "cpp/draw/canvas.h"
 #include "cpp/toy_text/common.h"
-#include "cpp/toy_text/render.h"
 
 namespace envpool::toy_text {
+
+using draw::Canvas;
+using draw::Image;
+using draw::LoadImage;
+using draw::Rows;
 
 class CliffWalking : public ToyTextEnv {
  public:
@@ -118,7 +123,7 @@ inline void CliffWalking::Render(uint8_t* rgb) {
                                                  load("letter_g.png"), load("goal_flag.png"), load("agent.png")});
   }
   const Sprites& sp = *sprites_;
-  Canvas cv(rgb, kCols * kCell, kRows * kCell);
+  Canvas cv(rgb, kCols * kCell, kRows * kCell, Rows::kAsDrawn);
   for (int s = 0; s < kStates; ++s) {
     const int row = s / kCols, col = s % kCols, x = col * kCell, y = row * kCell;
     cv.Blit(*sp.ground, x, y);

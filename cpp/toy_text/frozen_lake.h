@@ -13,10 +13,18 @@
 #include <string>
 #include <vector>
 
+#include "cpp/draw/canvas.h"
+#include "cpp/draw/transform.h"
 #include "cpp/toy_text/common.h"
-#include "cpp/toy_text/render.h"
 
 namespace envpool::toy_text {
+
+using draw::Canvas;
+using draw::Image;
+using draw::LoadImage;
+using draw::RoundHalfEven;
+using draw::Rows;
+using draw::Scale;
 
 class FrozenLake : public ToyTextEnv {
  public:
@@ -275,7 +283,7 @@ inline void FrozenLake::Render(uint8_t* rgb) {
     sprites_ = std::move(sp);
   }
   const Sprites& sp = *sprites_;
-  Canvas cv(rgb, width, height);
+  Canvas cv(rgb, width, height, Rows::kAsDrawn);
   // Surface() starts black; cells cover all of it unless 512 is not a
   // multiple of the map's size.
   cv.Fill({0, 0, 0});

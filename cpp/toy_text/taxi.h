@@ -13,10 +13,17 @@
 #include <utility>
 #include <vector>
 
+#include "cpp/draw/canvas.h"
+#include "cpp/draw/transform.h"
 #include "cpp/toy_text/common.h"
-#include "cpp/toy_text/render.h"
 
 namespace envpool::toy_text {
+
+using draw::Canvas;
+using draw::Flip;
+using draw::Image;
+using draw::LoadImage;
+using draw::Rows;
 
 class Taxi : public ToyTextEnv {
  public:
@@ -269,7 +276,7 @@ inline void Taxi::Render(uint8_t* rgb) {
     sprites_ = std::move(sp);
   }
   const Sprites& sp = *sprites_;
-  Canvas cv(rgb, kWidth, kHeight);
+  Canvas cv(rgb, kWidth, kHeight, Rows::kAsDrawn);
   cv.Fill({250, 250, 246});
   cv.Blit(*sp.background, 0, 80);
   cv.Blit(*sp.house, 403, 36);

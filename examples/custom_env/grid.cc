@@ -80,10 +80,8 @@ class Grid : public Env {
 };
 
 void Register() {
-  Family f{"Grid", Grid::Defaults(), &Grid::MakeSpec,
-           [](const Config& c, int) -> std::unique_ptr<Env> { return std::make_unique<Grid>(c); }, nullptr};
-  f.kind = "custom";
-  RegisterFamily(std::move(f));
+  // Grid::Defaults, Grid::MakeSpec and Grid(config); kind "custom", no task module.
+  RegisterFamily(FamilyOf<Grid>("Grid", "custom", ""));
 }
 
 const FamilyRegistrar registrar(&Register);

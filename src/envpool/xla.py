@@ -10,7 +10,7 @@ EnvPool 1.2's API::
 
 ``result`` is what the pool's Python ``recv()`` returns for its interface (gymnasium,
 gym or dm), as JAX arrays. Each call is one XLA FFI custom call into the C++ engine
-(cpp/python/xla.cc): no Python callback. The handle stands for the pool and orders the
+(cpp/binding/xla.cc): no Python callback. The handle stands for the pool and orders the
 calls: each takes a handle and returns the next one. The calls are side-effecting custom
 calls, so XLA does not drop one whose returned handle goes unused (EnvPool's documented
 async loop sends and receives on the same incoming handle).
@@ -147,7 +147,7 @@ mlir.register_lowering(_call_p, _call_lowering)
 if _dce_rules is not None:
     _dce_rules[_call_p] = lambda used_outputs, eqn: ([True] * len(eqn.invars), eqn)
 
-# XLA error code (what cpp/python/xla.cc returns) -> the exception type the
+# XLA error code (what cpp/binding/xla.cc returns) -> the exception type the
 # Python path raises for the same error (cpp/core/errors.h's one table).
 _ERROR_TYPES = _envpool.xla_error_types()
 

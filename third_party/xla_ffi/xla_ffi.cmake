@@ -1,5 +1,5 @@
 # XLA's FFI headers (header-only: xla/ffi/api/{c_api,api,ffi}.h) for the
-# handlers in cpp/python/xla.cc, taken from the jaxlib wheel that the
+# handlers in cpp/binding/xla.cc, taken from the jaxlib wheel that the
 # building Python can import (jax.ffi.include_dir() is that folder). They are
 # optional: without them the extension builds without the XLA handlers and
 # pool.xla() raises ImportError saying how to get them.

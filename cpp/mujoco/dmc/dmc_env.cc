@@ -248,14 +248,10 @@ Config DmcDefaults(const std::string& task_name, double time_limit, int n_sub_st
 
 void DmcSpec::Finish(const DmcEnv& env, const char* draws_name, int draws_size) {
   const mjModel* m = env.model();
-  if (env.expose_state()) {
-    qpos0 = AddState<double>("info:qpos0", {static_cast<int>(m->nq)});
-    qvel0 = AddState<double>("info:qvel0", {static_cast<int>(m->nv)});
-    if (draws_name != nullptr) draws = AddState<double>(std::string("info:") + draws_name, {draws_size});
-  }
-  if (env.model_info())
-    for (const EnvModel::Randomized& r : env.env_model().randomized())
-      model_info.push_back(AddState<double>(ModelInfoKey(r.field.name), r.field.shape));
+  AddInitialState(env);
+  if (env.expose_state() && draws_name != nullptr)
+    draws = AddState<double>(std::string("info:") + draws_name, {draws_size});
+  AddModelInfo(env);
   if (env.from_pixels()) {
     for (ArraySpec& a : state)
       if (a.name.rfind("obs:", 0) == 0) a.name = "info:" + a.name.substr(4);
@@ -273,18 +269,20 @@ void DmcSpec::Finish(const DmcEnv& env, const char* draws_name, int draws_size) 
   action = AddAction<double>("action", {static_cast<int>(m->nu)}, std::move(lo), std::move(hi));
 }
 
-DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const char* asset_dir)
-    : domain_(domain), expose_state_(c.Get<bool>("expose_state")) {
+DmcEnv::SharedModels DmcEnv::LoadDomain(const Config& c, const std::string& domain, const char* asset_dir) {
   const std::string dir = c.Get<std::string>("model_dir");
   if (dir.empty()) throw std::invalid_argument("model_dir (dm_control's suite folder) is not set");
   std::string xml = c.Get<std::string>("model_xml");
   if (xml.empty()) xml = ReadFile(dir + "/" + domain + ".xml");
   const LoadedModel loaded = LoadModel(dir, xml, domain, asset_dir);
-  model_ = std::make_unique<EnvModel>(loaded.model, c.Get<std::string>("model_randomization"), own_model);
-  model_info_ = c.Get<bool>("model_info");
-  noact_ = loaded.noact;
-  // Written only once it is the env's own copy (EnvModel::Writable).
-  m_ = const_cast<mjModel*>(model_->get());
+  return {loaded.model, loaded.noact};
+}
+
+DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const char* asset_dir)
+    : DmcEnv(c, domain, own_model, LoadDomain(c, domain, asset_dir)) {}
+
+DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const SharedModels& models)
+    : MujocoBase(c, models.model, own_model), domain_(domain), noact_(models.noact) {
   const int64_t n = c.Get<int64_t>("n_sub_steps");
   if (n < 1 || n > 1000000)
     throw std::invalid_argument("n_sub_steps must be in [1, 1000000], got " + std::to_string(n));
@@ -293,10 +291,6 @@ DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const
   if (!(time_limit > 0)) throw std::invalid_argument("time_limit must be positive, got " + std::to_string(time_limit));
   // control.Environment: a float, compared with the step count.
   step_limit_ = std::isinf(time_limit) ? kInf : time_limit / (m_->opt.timestep * n_sub_steps_);
-  d_ = mj_makeData(m_);
-  if (d_ == nullptr) throw std::runtime_error("mj_makeData failed");
-  // The renderer checks the options now (a bad size or camera fails make);
-  // GL is set up at the first render.
   RenderOptions render;
   auto whole = [&](const char* key) {
     const int64_t v = c.Get<int64_t>(key);
@@ -322,44 +316,21 @@ DmcEnv::DmcEnv(const Config& c, const std::string& domain, bool own_model, const
     render.default_camera.elevation = cam.elevation;
     render.default_camera.orthographic = cam.orthographic;
   }
-  renderer_ = std::make_unique<MujocoRenderer>(m_, render);
   if (c.Get<bool>("from_pixels")) {
-    render.height = whole("img_height");
-    render.width = whole("img_width");
-    if (render.width < 1 || render.height < 1 || render.width > 4096 || render.height > 4096)
+    RenderOptions pixels = render;
+    pixels.height = whole("img_height");
+    pixels.width = whole("img_width");
+    if (pixels.width < 1 || pixels.height < 1 || pixels.width > 4096 || pixels.height > 4096)
       throw std::invalid_argument("img_width and img_height must be in [1, 4096], got img_width=" +
-                                  std::to_string(render.width) + ", img_height=" + std::to_string(render.height));
-    pixel_renderer_ = std::make_unique<MujocoRenderer>(m_, render);
+                                  std::to_string(pixels.width) + ", img_height=" + std::to_string(pixels.height));
+    MakeRenderers(render, &pixels);
+  } else {
+    MakeRenderers(render, nullptr);
   }
-  if (expose_state_) {
-    qpos0_.assign(m_->nq, 0.0);
-    qvel0_.assign(m_->nv, 0.0);
-  }
-}
-
-DmcEnv::~DmcEnv() {
-  renderer_.reset();  // before the model they render
-  pixel_renderer_.reset();
-  if (d_ != nullptr) mj_deleteData(d_);
-}
-
-void DmcEnv::SetArray(const std::string& name, const void* src) {
-  if (model_->Set(name, src)) SetConst(model_->Writable());
-  ModelChanged();
-  // physics.forward(), as after any edit in dm_control: the next legacy
-  // step begins with mj_step2, which uses what mj_step1 computed, so this
-  // recomputes that under the new model.
-  mj_forward(m_, d_);
-}
-
-void DmcEnv::ModelChanged() {
-  m_ = model_->Writable();
-  renderer_->set_scene_model(m_);
-  if (pixel_renderer_ != nullptr) pixel_renderer_->set_scene_model(m_);
 }
 
 void DmcEnv::ForwardWithoutActuation() {
-  if (model_->owned()) {
+  if (env_model().owned()) {
     const int flags = m_->opt.disableflags;
     m_->opt.disableflags |= mjDSBL_ACTUATION;
     mj_forward(m_, d_);
@@ -381,30 +352,17 @@ void DmcEnv::PhysicsStep(int n) {
 
 void DmcEnv::Reset(const StateRow& out) {
   step_count_ = 0;
-  if (!model_->randomized().empty()) {
-    // d_ is reset next, so mj_setConst may use it as its scratch.
-    if (model_->Randomize()) mj_setConst(model_->Writable(), d_);
-    ModelChanged();
-  }
-  mj_resetData(m_, d_);
+  ResetData();
   ForwardWithoutActuation();
   InitializeEpisode();
   ForwardWithoutActuation();
-  if (expose_state_) {
-    std::copy(d_->qpos, d_->qpos + m_->nq, qpos0_.begin());
-    std::copy(d_->qvel, d_->qvel + m_->nv, qvel0_.begin());
-  }
+  RecordInitialState();
   Observe(out);
   WriteState(out, spec());
 }
 
 void DmcEnv::WriteState(const StateRow& out, const DmcSpec& s) const {
-  if (pixel_renderer_ != nullptr) pixel_renderer_->Render(d_, out[s.pixels], /*channel_first=*/true);
-  for (std::size_t i = 0; i < s.model_info.size(); ++i)
-    model_->Read(model_->randomized()[i].field, out[s.model_info[i]]);
-  if (!expose_state_) return;
-  std::copy(qpos0_.begin(), qpos0_.end(), out[s.qpos0]);
-  std::copy(qvel0_.begin(), qvel0_.end(), out[s.qvel0]);
+  WriteBaseState(out, s);
   if (s.draws.index >= 0) {
     double* d = out[s.draws];
     const size_t n = s.state[s.draws.index].NumElements();

@@ -1,5 +1,6 @@
 // The DeepMind Control Suite's shared base: dm_control.rl.control.Environment
-// and dm_control.suite.base.Task on the real libmujoco. A domain is one file
+// and dm_control.suite.base.Task on the real libmujoco (on MujocoBase,
+// ../mujoco_base.h, which gymnasium's tasks share). A domain is one file
 // in this folder (its tasks are rows of a table there), registered in
 // cpp/mujoco/register.cc; src/envpool/tasks/dmc.py registers the ids.
 //
@@ -67,9 +68,9 @@
 #include <vector>
 
 #include "cpp/core/env.h"
-#include "cpp/core/named_arrays.h"
 #include "cpp/core/spec.h"
 #include "cpp/mujoco/model_params.h"
+#include "cpp/mujoco/mujoco_base.h"
 #include "cpp/mujoco/mujoco_env.h"  // NumpySum: numpy's pairwise summation
 #include "cpp/mujoco/render.h"
 
@@ -125,13 +126,10 @@ class DmcEnv;
 
 // What every domain writes and reads: its named observation arrays
 // ("obs:<name>", float64, in dm_control's order and shapes), the float64
-// action in the actuators' ctrlrange, and the expose_state keys.
-struct DmcSpec : EnvSpec {
+// action in the actuators' ctrlrange, and MujocoBase's keys.
+struct DmcSpec : MujocoBaseSpec {
   ActionKey<double> action;
-  StateKey<double> qpos0, qvel0;             // index -1 unless expose_state
-  StateKey<double> draws;                    // the task's random draws (index -1: none)
-  StateKey<uint8_t> pixels;                  // from_pixels: the frame (index -1: none)
-  std::vector<StateKey<double>> model_info;  // model_info: one per randomized field
+  StateKey<double> draws;  // the task's random draws (index -1: none)
   // Shapes come from mjModel sizes (mjtSize, 64 bits).
   StateKey<double> Obs(const std::string& name, std::initializer_list<int64_t> shape) {
     std::vector<int> dims;
@@ -144,38 +142,20 @@ struct DmcSpec : EnvSpec {
   void Finish(const DmcEnv& env, const char* draws_name = nullptr, int draws_size = 0);
 };
 
-class DmcEnv : public Env, public NamedArrays {
+// dm_control's Environment and Task on MujocoBase (the model, the data, the
+// renderers): the domain's XML and assets, the reset and legacy step
+// sequences, the time limit and numpy's RandomState.
+class DmcEnv : public MujocoBase {
  public:
-  ~DmcEnv() override;
-  DmcEnv(const DmcEnv&) = delete;
-  DmcEnv& operator=(const DmcEnv&) = delete;
-
   void Seed(uint64_t seed) override {
     random_.Seed(seed);
-    model_->Seed(seed);
+    MujocoBase::Seed(seed);
   }
   void Reset(const StateRow& out) final;
   StepResult Step(const ActionRow& action, const StateRow& out) final;
 
   virtual const DmcSpec& spec() const = 0;
-  const mjModel* model() const { return m_; }
-  const EnvModel& env_model() const { return *model_; }
-  bool model_info() const { return model_info_; }
-
-  // The model's fields by MuJoCo's names (NamedArrays; model_params.h).
-  std::vector<std::string> ArrayNames() const override { return ModelFieldNames(); }
-  bool FindArray(const std::string& name, ArraySpec* spec) const override { return model_->Find(name, spec); }
-  void GetArray(const std::string& name, void* dst) const override { model_->Get(name, dst); }
-  bool CanSetArray(const std::string& name, std::string* why) const override { return model_->CanSet(name, why); }
-  void SetArray(const std::string& name, const void* src) override;
   int n_sub_steps() const { return n_sub_steps_; }
-  bool expose_state() const { return expose_state_; }
-  bool from_pixels() const { return pixel_renderer_ != nullptr; }
-  // The pixel observation's {height, width}.
-  std::array<int, 2> pixel_size() const { return {pixel_renderer_->height(), pixel_renderer_->width()}; }
-
-  std::array<int, 2> RenderSize() const override { return {renderer_->height(), renderer_->width()}; }
-  void Render(uint8_t* rgb) override { renderer_->Render(d_, rgb); }
 
  protected:
   // domain: the XML's base name ("cartpole"), read from model_dir unless the
@@ -210,11 +190,6 @@ class DmcEnv : public Env, public NamedArrays {
   // actuation disabled.
   void Forward() { mj_forward(m_, d_); }
   void ForwardWithoutActuation();
-  // The task edits hfield_data per episode: the renderers upload it.
-  void UploadHFieldsWhenRendering() {
-    renderer_->set_upload_hfields(true);
-    if (pixel_renderer_ != nullptr) pixel_renderer_->set_upload_hfields(true);
-  }
   // physics.step(n) with legacy_step (dm_control's default).
   void PhysicsStep(int n);
 
@@ -231,25 +206,27 @@ class DmcEnv : public Env, public NamedArrays {
   // The episode's random draws (Finish's draws_name), set by the task in
   // InitializeEpisode; reported with expose_state.
   std::vector<double> draws_;
-  mjModel* m_ = nullptr;  // model_->get(): shared (read-only) until written, unless own_model
-  mjData* d_ = nullptr;
 
  private:
-  void ModelChanged();
+  // The domain's model, shared by every env on the same XML, and its copy
+  // with actuation disabled.
+  struct SharedModels {
+    const mjModel* model;
+    const mjModel* noact;
+  };
+  static SharedModels LoadDomain(const Config& c, const std::string& domain, const char* asset_dir);
+  DmcEnv(const Config& c, const std::string& domain, bool own_model, const SharedModels& models);
+  // physics.forward(), as after any edit in dm_control: the next legacy
+  // step begins with mj_step2, which uses what mj_step1 computed, so this
+  // recomputes that under the new model.
+  void AfterSetArray() override { mj_forward(m_, d_); }
+  void WriteState(const StateRow& out, const DmcSpec& s) const;
 
   std::string domain_;
-  std::unique_ptr<EnvModel> model_;
-  bool model_info_ = false;
   const mjModel* noact_ = nullptr;  // the shared model with actuation disabled
   int n_sub_steps_;
   double step_limit_;
   int64_t step_count_ = 0;
-  bool expose_state_;
-  std::vector<double> qpos0_, qvel0_;
-  std::unique_ptr<MujocoRenderer> renderer_;        // render()
-  std::unique_ptr<MujocoRenderer> pixel_renderer_;  // from_pixels
-
-  void WriteState(const StateRow& out, const DmcSpec& s) const;
 };
 
 // The bench's raw ceiling: mujoco_env.h's bare stepper (a model copy,

@@ -36,15 +36,9 @@ using envpool::Config;
 
 template <class Task>
 void RegisterTask(const std::string& name) {
-  envpool::Family f{
-      "MetaWorld/" + name + "-v3",
-      Task::Defaults(),
-      [](const Config& c) -> envpool::EnvSpec { return Task(c).spec(); },
-      [](const Config& c, int) -> std::unique_ptr<envpool::Env> { return std::make_unique<Task>(c); },
-      [](const Config& c, uint64_t seed) { return envpool::mujoco::MakeRawStepper(Task(c), seed); },
-  };
-  f.kind = "metaworld";
-  f.task_module = "envpool.tasks.metaworld";
+  envpool::Family f = envpool::FamilyOf<Task>("MetaWorld/" + name + "-v3", "metaworld", "envpool.tasks.metaworld");
+  f.make_raw_stepper = [](const Config& c, uint64_t seed) { return envpool::mujoco::MakeRawStepper(Task(c), seed); };
+  f.sized_frames = true;
   f.bench = {{"quick_num_envs", std::vector<double>{1, 8}}};
   envpool::RegisterFamily(std::move(f));
 }

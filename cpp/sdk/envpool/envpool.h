@@ -13,8 +13,8 @@
 //                      Config (Get<T>, Has, At, Set, entries), ConfigValue, kInf
 //   cpp/core/family.h  Family (name, defaults, make_spec, make_env,
 //                      make_raw_stepper, id_or_name_keys, steps_elsewhere,
-//                      kind, task_module, bench), RegisterFamily,
-//                      FamilyRegistrar
+//                      kind, task_module, bench), FamilyOf<E>,
+//                      RegisterFamily, FamilyRegistrar
 // Anything else these headers declare is the engine's business.
 //
 // A module registers its families as the built-in ones do, with one static

@@ -2,7 +2,7 @@
 ``envpool.make("gymnasium:<id>", ...)``.
 
 The envs live in worker processes, a block of envs each; the engine's PythonEnv family
-(cpp/pyproc) steps each env by handing its action to the env's slot of a shared-memory
+(cpp/python_env) steps each env by handing its action to the env's slot of a shared-memory
 segment and waiting for its worker, so the engine schedules these envs as any other
 (sync, async first-to-finish, errors, autoreset) and results reach Python in the batch
 buffers. See docs/python_envs.md.

@@ -3,7 +3,7 @@
 A space becomes one array per leaf: ``obs`` (``action``) for a plain space, else
 ``obs:<key>`` with nested ``Dict`` keys and ``Tuple`` indices joined by ``.``
 (``Dict(a=Dict(b=Box))`` -> ``obs:a.b``; ``Tuple(Discrete, Discrete)`` -> ``obs:0``,
-``obs:1``). The layout rule is the C++ family's (cpp/pyproc/proc_env.h).
+``obs:1``). The layout rule is the C++ family's (cpp/python_env/proc_env.h).
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+
+from envpool import _envpool
 
 # Element types the engine has, and where the others go (widened where that is
 # exact; uint64 above 2**63 and float16 precision aside).
@@ -31,11 +33,20 @@ _ENGINE_DTYPE = {
     "float64": "float64",
 }
 
-HEADER = 64
-WORKER_RECORD = 64
-CONTROL = 64
-ERROR_BYTES = 8192
-MAGIC = 0x50595052
+# The shared-memory segment's layout, from the engine (cpp/python_env/segment.h): sizes,
+# constants, and each field's byte offset within its struct ("header.epoch",
+# "record.gen", "slot.done", ...). Read, never copied: a field moved there moves here.
+SEGMENT: dict[str, int] = {str(k): int(v) for k, v in _envpool._segment_layout().items()}
+HEADER = SEGMENT["header_bytes"]
+WORKER_RECORD = SEGMENT["worker_record_bytes"]
+CONTROL = SEGMENT["control_bytes"]
+ERROR_BYTES = SEGMENT["error_bytes"]
+MAGIC = SEGMENT["magic"]
+
+
+def word(field: str) -> int:
+    """The index of a uint32 field (``"slot.done"``) in a uint32 view of its struct."""
+    return SEGMENT[field] // 4
 
 
 def engine_dtype(dtype: Any, where: str) -> str:
@@ -158,7 +169,7 @@ def info_leaves(info: dict[str, Any]) -> list[Leaf]:
 
 
 def spec_text(leaves: list[Leaf]) -> tuple[str, list[float]]:
-    """The family's config text for ``leaves`` (see cpp/pyproc/proc_env.h) and the bounds."""
+    """The family's config text for ``leaves`` (see cpp/python_env/proc_env.h) and the bounds."""
     lines, bounds = [], []
     for leaf in leaves:
         lines.append(f"{leaf.name}\t{leaf.dtype}\t{','.join(map(str, leaf.shape))}\t{len(leaf.low)}\t{len(leaf.high)}")

@@ -19,8 +19,8 @@ import numpy as np
 
 from envpool.python_env import _spaces as sp
 
-RESET, STEP, RENDER = 1, 2, 3
-OK, ERROR, VALUE_ERROR, INDEX_ERROR = 0, 1, 2, 3
+RESET, STEP, RENDER = (sp.SEGMENT[f"cmd_{c}"] for c in ("reset", "step", "render"))
+OK, ERROR, VALUE_ERROR, INDEX_ERROR = (sp.SEGMENT[f"status_{s}"] for s in ("ok", "error", "value_error", "index_error"))
 
 
 def unwrap_time_limit(env: Any) -> tuple[Any, int | None]:
@@ -127,7 +127,7 @@ def run(
     # The control word before "ok": a request for access_envs can come as soon as
     # the owner has it, before the serving loop starts.
     rec = sp.HEADER + sp.WORKER_RECORD * worker
-    control_seen = int(np.frombuffer(mm, np.uint32, 1, rec + 28)[0])
+    control_seen = int(np.frombuffer(mm, np.uint32, 1, rec + sp.SEGMENT["record.control"])[0])
     conn.send(("ok", None, None))
     # The pipe stays open for the envs' attributes (access_envs).
     _serve(mm, envs, spec, worker, gen, parent_pid, _envpool, conn, control_seen)
@@ -181,10 +181,11 @@ def _serve(
     addr = ctypes.addressof(ctypes.c_char.from_buffer(mm))
     sb = layout.slot_bytes
     first = layout.slots_off + sb * env_ids[0]
-    ctl = np.ndarray((n, 16), np.uint32, buffer=mm, offset=first, strides=(sb, 4))
-    seeds = np.ndarray((n,), np.uint64, buffer=mm, offset=first + 16, strides=(sb,))
-    rewards = np.ndarray((n,), np.float64, buffer=mm, offset=first + 32, strides=(sb,))
-    flags = np.ndarray((n, 2), np.uint8, buffer=mm, offset=first + 40, strides=(sb, 1))
+    ctl = np.ndarray((n, sp.CONTROL // 4), np.uint32, buffer=mm, offset=first, strides=(sb, 4))
+    seeds = np.ndarray((n,), np.uint64, buffer=mm, offset=first + sp.SEGMENT["slot.seed"], strides=(sb,))
+    rewards = np.ndarray((n,), np.float64, buffer=mm, offset=first + sp.SEGMENT["slot.reward"], strides=(sb,))
+    # terminated, truncated: adjacent bytes (segment.h)
+    flags = np.ndarray((n, 2), np.uint8, buffer=mm, offset=first + sp.SEGMENT["slot.terminated"], strides=(sb, 1))
     rec_off = sp.HEADER + sp.WORKER_RECORD * worker
     n_obs = len(obs_leaves)
     single_obs = n_obs == 1 and not obs_leaves[0].path
@@ -245,7 +246,7 @@ def _serve(
         mm[o : o + 8] = np.array([len(msg), len(blob)], np.uint32).tobytes()
         mm[o + 8 : o + 8 + len(msg)] = msg
         mm[o + 8 + len(msg) : o + 8 + len(msg) + len(blob)] = blob
-        ctl[k, 11] = req  # the request this error answers
+        ctl[k, sp.word("slot.error_req")] = req  # the request this error answers
         if isinstance(e, ValueError):
             return VALUE_ERROR
         if isinstance(e, IndexError):
@@ -257,7 +258,7 @@ def _serve(
     def handle(k: int, req: int) -> int:
         """A command the serving loop leaves to Python: a reset, a render, a step with
         nested actions or observations. Returns the status."""
-        cmd = ctl[k, 2]
+        cmd = ctl[k, sp.word("slot.cmd")]
         env = envs[k]
         try:
             if cmd == STEP:
@@ -267,7 +268,7 @@ def _serve(
                 else:
                     action = _nest(actions, [r(v) for r, v in zip(readers, views)], action_space)
                 result = env.step(action)
-                # The same checks and messages as the C++ serving path's (futex.cc).
+                # The same checks and messages as the C++ serving path's (cpp/binding/python_env_worker.cc).
                 if not isinstance(result, tuple) or len(result) != 5:
                     raise ValueError("step() must return (obs, reward, terminated, truncated, info)")
                 obs, reward, terminated, truncated, info = result
@@ -278,7 +279,7 @@ def _serve(
                 flags[k, 0] = bool(terminated)
                 flags[k, 1] = bool(truncated)
             elif cmd == RESET:
-                seed = int(seeds[k]) if ctl[k, 6] else None
+                seed = int(seeds[k]) if ctl[k, sp.word("slot.has_seed")] else None
                 options, reset_options[k] = reset_options[k], None
                 # options only when given: an env's reset may not take them.
                 obs, info = env.reset(seed=seed) if options is None else env.reset(seed=seed, options=options)
@@ -328,7 +329,18 @@ def _serve(
 
     slot_off = [first + sb * k for k in range(n)]
     how = ev._serve_slots(
-        addr, rec_off, 4, slot_off, gen, parent_pid, handle, fail, fast, spec["idle_spin_us"], control, control_seen
+        addr,
+        rec_off,
+        sp.SEGMENT["header.closing"],
+        slot_off,
+        gen,
+        parent_pid,
+        handle,
+        fail,
+        fast,
+        spec["idle_spin_us"],
+        control,
+        control_seen,
     )
     if how == "orphaned":
         os._exit(0)  # the parent died

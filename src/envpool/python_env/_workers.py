@@ -69,7 +69,7 @@ class Workers:
             self.mm = mmap.mmap(self.fd, self.layout.total)
             self.words = np.ndarray((self.layout.slots_off // 4,), np.uint32, buffer=self.mm)
             self.control = np.ndarray(
-                (self.num_envs, 16),
+                (self.num_envs, sp.CONTROL // 4),
                 np.uint32,
                 buffer=self.mm,
                 offset=self.layout.slots_off,
@@ -78,11 +78,12 @@ class Workers:
             import ctypes
 
             self.addr = ctypes.addressof(ctypes.c_char.from_buffer(self.mm))
-            self.words[0:4] = (sp.MAGIC, 0, self.num_envs, self.num_workers)
+            for field, value in (("magic", sp.MAGIC), ("num_envs", self.num_envs), ("num_workers", self.num_workers)):
+                self.words[sp.word(f"header.{field}")] = value
             self.blocks = [[i for i in range(self.num_envs) if self.worker_of(i) == w] for w in range(self.num_workers)]
             conns = []
             for w in range(self.num_workers):
-                self._rec(w)[1] = 1  # gen
+                self._rec(w)[sp.word("record.gen")] = 1
                 conns.append(self._start(w, 1))
             for w, conn in enumerate(conns):
                 self._handshake(w, conn)
@@ -96,7 +97,7 @@ class Workers:
 
     def _rec(self, w: int) -> np.ndarray:
         o = (sp.HEADER + sp.WORKER_RECORD * w) // 4
-        return self.words[o : o + 16]
+        return self.words[o : o + sp.WORKER_RECORD // 4]
 
     def _start(self, w: int, gen: int) -> Any:
         ids = self.blocks[w]
@@ -166,15 +167,17 @@ class Workers:
         from envpool import _envpool
 
         for w in range(self.num_workers):
-            _envpool._futex_wake(self.addr + sp.HEADER + sp.WORKER_RECORD * w + 8)
+            _envpool._futex_wake(self.addr + sp.HEADER + sp.WORKER_RECORD * w + sp.SEGMENT["record.doorbell"])
         for i in range(self.num_envs):
-            _envpool._futex_wake(self.addr + self.layout.slots_off + self.layout.slot_bytes * i + 4)
-        _envpool._epoch_wake(self.addr + 16)
+            _envpool._futex_wake(
+                self.addr + self.layout.slots_off + self.layout.slot_bytes * i + sp.SEGMENT["slot.done"]
+            )
+        _envpool._epoch_wake(self.addr + sp.SEGMENT["header.epoch"])
 
     def begin_close(self) -> None:
         """Waiting steps stop (their threads raise), workers leave their loops."""
         if getattr(self, "mm", None) is not None and not self.mm.closed:
-            self.words[1] = 1
+            self.words[sp.word("header.closing")] = 1
             self.wake_all()
 
     def replace(self, w: int) -> None:
@@ -194,12 +197,16 @@ class Workers:
         for _ in range(START_ATTEMPTS):
             p = self.procs[w]
             p.join()
-            rec[3] = np.uint32(p.exitcode & 0xFFFFFFFF)
-            gen = int(rec[1]) + 1
-            rec[1] = gen
+            rec[sp.word("record.death_status")] = np.uint32(p.exitcode & 0xFFFFFFFF)
+            gen = int(rec[sp.word("record.gen")]) + 1
+            rec[sp.word("record.gen")] = gen
             for i in self.blocks[w]:
-                _envpool._futex_wake(self.addr + self.layout.slots_off + self.layout.slot_bytes * i + 4)
-            _envpool._epoch_wake(self.addr + 16)  # threads that pick finished envs see the death
+                _envpool._futex_wake(
+                    self.addr + self.layout.slots_off + self.layout.slot_bytes * i + sp.SEGMENT["slot.done"]
+                )
+            _envpool._epoch_wake(
+                self.addr + sp.SEGMENT["header.epoch"]
+            )  # threads that pick finished envs see the death
             if self.closed:
                 return
             try:
@@ -220,8 +227,8 @@ class Workers:
         p.join()
         self.procs[w] = None  # no longer watched
         self.given_up[w] = why  # before the flag: a call that sees the flag finds it
-        rec[4] = 1
-        _envpool._epoch_wake(self.addr + 16)
+        rec[sp.word("record.broken")] = 1
+        _envpool._epoch_wake(self.addr + sp.SEGMENT["header.epoch"])
         with self._access:
             self._started.notify_all()
 
@@ -253,8 +260,8 @@ class Workers:
                 # Announced first (control, then the doorbell, as the worker reads
                 # them), then written: the worker reads a large one as it comes.
                 rec = self.addr + sp.HEADER + sp.WORKER_RECORD * w
-                _envpool._epoch_wake(rec + 28)
-                _envpool._epoch_wake(rec + 8)
+                _envpool._epoch_wake(rec + sp.SEGMENT["record.control"])
+                _envpool._epoch_wake(rec + sp.SEGMENT["record.doorbell"])
                 try:
                     conn.send_bytes(request)
                 except OSError:  # it died; its sentinel says so below
@@ -329,7 +336,9 @@ class Workers:
         if self.mm.closed:
             return None
         ctl = self.control[env_id]
-        if ctl[7] == 0 or ctl[11] != ctl[1] or ctl[0] != ctl[1]:
+        status, error_req = ctl[sp.word("slot.status")], ctl[sp.word("slot.error_req")]
+        req, done = ctl[sp.word("slot.req")], ctl[sp.word("slot.done")]
+        if status == 0 or error_req != done or req != done:
             return None
         o = self.layout.slots_off + self.layout.slot_bytes * env_id + self.layout.error_off
         msg_len, blob_len = np.frombuffer(self.mm, np.uint32, 2, o)

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "cpp/core/action_queue.h"
-#include "cpp/core/futex.h"
 #include "cpp/core/pool.h"
 #include "cpp/core/raw_ceiling.h"
 #include "cpp/core/ring.h"
+#include "cpp/core/semaphore.h"
 
 using namespace envpool;
 

@@ -1,4 +1,4 @@
-"""The Atari family's image kernels: resize (cpp/atari/resize.h/.cc) equals
+"""The Atari family's image kernels: resize (cpp/draw/resize.h/.cc) equals
 cv2.resize bit for bit; the palette lookup + max-pool (cpp/atari/palette.h)
 equals the plain table lookup (its SIMD path and the fallback for odd
 indices included).
@@ -30,7 +30,7 @@ cv2 = pytest.importorskip("cv2")
 ROOT = Path(__file__).resolve().parents[3]
 SOURCE = r"""
 #include "cpp/atari/palette.h"
-#include "cpp/atari/resize.cc"  // the header and its code
+#include "cpp/draw/resize.cc"  // the header and its code
 extern "C" void envpool_test_palette_max(int path, const uint8_t* lut, const uint8_t* a,
                                          const uint8_t* b, uint8_t* dst, size_t n) {
   envpool::atari::PaletteLut table;
@@ -42,9 +42,9 @@ extern "C" int envpool_test_best_palette_path() {
 }
 extern "C" void envpool_test_resize(const uint8_t* src, int sh, int sw, uint8_t* dst,
                                     int dh, int dw, int linear) {
-  envpool::atari::Resizer r(sh, sw, dh, dw,
-                            linear ? envpool::atari::Interp::kLinear
-                                   : envpool::atari::Interp::kArea);
+  envpool::draw::Resizer r(sh, sw, dh, dw,
+                            linear ? envpool::draw::Interp::kLinear
+                                   : envpool::draw::Interp::kArea);
   r.Run(src, dst);
 }
 """

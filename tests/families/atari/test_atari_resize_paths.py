@@ -1,4 +1,4 @@
-"""Both code paths of the Atari area resize (cpp/atari/resize.h/.cc) equal cv2.resize bit for bit.
+"""Both code paths of the Atari area resize (cpp/draw/resize.h/.cc) equal cv2.resize bit for bit.
 
 test_atari_resize.py checks the path the CPU picks by default; here each path
 is forced: the portable one (SSE2/scalar) everywhere, the AVX-512 one where
@@ -27,16 +27,16 @@ cv2 = pytest.importorskip("cv2")
 
 ROOT = Path(__file__).resolve().parents[3]
 SOURCE = r"""
-#include "cpp/atari/resize.cc"  // the header and its code
+#include "cpp/draw/resize.cc"  // the header and its code
 extern "C" int envpool_test_resize_path(const uint8_t* src, int sh, int sw, uint8_t* dst,
                                         int dh, int dw, int path) {
-  envpool::atari::Resizer r(sh, sw, dh, dw, envpool::atari::Interp::kArea,
-                            envpool::atari::ResizePath(path));
+  envpool::draw::Resizer r(sh, sw, dh, dw, envpool::draw::Interp::kArea,
+                            envpool::draw::ResizePath(path));
   r.Run(src, dst);
   return static_cast<int>(r.path());
 }
 extern "C" int envpool_test_best_resize_path() {
-  return static_cast<int>(envpool::atari::BestResizePath());
+  return static_cast<int>(envpool::draw::BestResizePath());
 }
 """
 PORTABLE, AVX512 = 0, 1

@@ -1,6 +1,6 @@
 """Classic-control frames (render_mode="rgb_array") against gymnasium's own render().
 
-Our renderers (cpp/classic_control/render.h) port the arithmetic of what gymnasium draws
+Our renderers (cpp/draw/canvas.h) port the arithmetic of what gymnasium draws
 with: pygame.gfxdraw (SDL_gfx's scanline polygon fill, Wu lines, midpoint and anti-aliased
 circles, 8-bit alpha blending), pygame.draw.aalines / line, Vector2.rotate_rad, and for
 Pendulum's torque arrow pygame.transform.smoothscale (the SSE version x86-64 builds use)
