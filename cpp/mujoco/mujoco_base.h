@@ -88,6 +88,14 @@ class MujocoBase : public Env, public NamedArrays {
   // observation, after the task's writes.
   void WriteBaseState(const StateRow& out, const MujocoBaseSpec& s) const;
 
+  // The env's own model copy, for a task that edits its model as its
+  // reference does (Fetch's weld poses), without mj_setConst.
+  mjModel* OwnModel() {
+    mjModel* m = model_->Writable();
+    ModelChanged();
+    return m;
+  }
+
   // After the model became the env's copy or was written (m_ is current).
   virtual void OnModelChanged() {}
   // After SetArray wrote the model.

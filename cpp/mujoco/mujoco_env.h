@@ -212,14 +212,6 @@ class MujocoEnv : public MujocoBase {
     if (key.index >= 0) *out[key] = v;
   }
 
-  // The env's own model copy, for a task that edits its model as its
-  // reference does (Fetch's weld poses), without mj_setConst.
-  mjModel* OwnModel() {
-    mjModel* m = model_->Writable();
-    ModelChanged();
-    return m;
-  }
-
   int BodyId(const char* name) const;
   double Uniform(double lo, double hi) {
     const double u = static_cast<double>(rng_() >> 11) * 0x1.0p-53;
