@@ -538,16 +538,18 @@ class BabyAIEnv : public RoomGridEnv {
         const int id = RandInt(0, num_cols_), jd = RandInt(0, num_rows_);
         Obj* door = AddDoor(id, jd, -1, -1, 1);
         const int locked = RoomIndex(id, jd);
-        for (;;) {
+        // minigrid's `if ik is id and jk is jd: continue` compares numpy
+        // int64s by identity, which never holds: the first room drawn takes
+        // the key, the locked room included.
+        {
           const int ik = RandInt(0, num_cols_), jk = RandInt(0, num_rows_);
-          if (ik == id && jk == jd) continue;
           AddObject(ik, jk, kKey, door->color);
-          break;
         }
         ConnectAllDefault();
+        // `if i is not id or j is not jd` (a Python int against a numpy
+        // int64, by identity) always holds: every room gets distractors.
         for (int i = 0; i < num_cols_; ++i)
-          for (int j = 0; j < num_rows_; ++j)
-            if (i != id || j != jd) AddDistractors(i, j, 2, false);
+          for (int j = 0; j < num_rows_; ++j) AddDistractors(i, j, 2, false);
         PlaceAgentOutside(locked);
         CheckObjsReachable();
         auto objs = AddDistractors(id, jd, 1, false);
@@ -711,11 +713,12 @@ class BabyAIEnv : public RoomGridEnv {
         const int id = RandInt(0, num_cols_), jd = RandInt(0, num_rows_);
         Obj* door = AddDoor(id, jd, -1, -1, 1);
         const int locked = RoomIndex(id, jd);
-        for (;;) {
+        // minigrid's `if ik is id and jk is jd: continue` compares numpy
+        // int64s by identity, which never holds: the first room drawn takes
+        // the key, the locked room included.
+        {
           const int ik = RandInt(0, num_cols_), jk = RandInt(0, num_rows_);
-          if (ik == id && jk == jd) continue;
           AddObject(ik, jk, kKey, door->color);
-          break;
         }
         if (RandBool()) {
           std::vector<Color> colors;
@@ -725,9 +728,10 @@ class BabyAIEnv : public RoomGridEnv {
         } else {
           ConnectAllDefault();
         }
+        // `if i is not id or j is not jd` (a Python int against a numpy
+        // int64, by identity) always holds: every room gets distractors.
         for (int i = 0; i < num_cols_; ++i)
-          for (int j = 0; j < num_rows_; ++j)
-            if (i != id || j != jd) AddDistractors(i, j, 3, false);
+          for (int j = 0; j < num_rows_; ++j) AddDistractors(i, j, 3, false);
         PlaceAgentOutside(locked);
         CheckObjsReachable();
         instrs_ = Instr::Action(Instr::kOpen, ObjDesc(kDoor, door->color));
