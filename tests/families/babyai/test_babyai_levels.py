@@ -132,4 +132,59 @@ def test_level_matches_minigrid(driver: Path, task_id: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("task_id", sorted(LEVELS))
 def test_every_level_matches_minigrid(driver: Path, task_id: str) -> None:
-    _compare(driver, task_id, seeds=[0, 3, 17, 2**31 + 1, 2**63 + 5], steps=400)
+    _compare(driver, task_id, seeds=[0, 17, 2**31 + 1, 2**63 + 5], steps=250)
+
+
+def _pool_matches_minigrid(task_id: str, num_envs: int, seed: int, steps: int, **make_kwargs) -> int:
+    """envpool.make(task_id, seed=seed): env i is minigrid reset with seed + i, then unseeded
+    (next_step autoreset: the step after a done returns the next episode's first observation)."""
+    envpool = pytest.importorskip("envpool")
+    pool = envpool.make(task_id, env_type="gymnasium", num_envs=num_envs, seed=seed, **make_kwargs)
+    rng = np.random.default_rng(seed)
+    episodes = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        refs = [gymnasium.make(task_id) for _ in range(num_envs)]
+
+        def check(obs, info, i, ref_obs, ref_env, where):
+            np.testing.assert_array_equal(obs["image"][i], ref_obs["image"], err_msg=where)
+            assert int(obs["direction"][i]) == int(ref_obs["direction"]), where
+            mission = np.asarray(obs["mission"][i], np.uint8).tobytes().rstrip(b"\0").decode()
+            assert mission == ref_obs["mission"], where
+            np.testing.assert_array_equal(info["agent_pos"][i], ref_env.unwrapped.agent_pos, err_msg=where)
+
+        obs, info = pool.reset()
+        assert obs["mission"].shape == (num_envs, 512)
+        for i in range(num_envs):
+            ref_obs, _ = refs[i].reset(seed=seed + i)
+            check(obs, info, i, ref_obs, refs[i], f"env {i} reset")
+        done = [False] * num_envs
+        for t in range(steps):
+            actions = rng.integers(0, 7, num_envs)
+            obs, rew, term, trunc, info = pool.step(actions)
+            for i in range(num_envs):
+                where = f"env {i} step {t}"
+                if done[i]:
+                    ref_obs, _ = refs[i].reset()
+                    check(obs, info, i, ref_obs, refs[i], where + " (reset)")
+                    done[i] = False
+                    continue
+                ref_obs, r, te, tr, _ = refs[i].step(int(actions[i]))
+                assert float(rew[i]) == float(np.float32(r)) or float(rew[i]) == float(r), where
+                assert (bool(term[i]), bool(trunc[i])) == (bool(te), bool(tr)), where
+                check(obs, info, i, ref_obs, refs[i], where)
+                done[i] = bool(te or tr)
+                episodes += int(done[i])
+        for env in refs:
+            env.close()
+    pool.close()
+    return episodes
+
+
+@pytest.mark.parametrize("task_id", ["BabyAI-GoToRedBallNoDists-v0", "BabyAI-GoToLocal-v0", "BabyAI-BossLevel-v0"])
+def test_pool_matches_minigrid(task_id: str) -> None:
+    """The registered ids through the pool: seeds, mission bytes (512), autoreset, the per-level
+    max_steps (GoToRedBallNoDists ends episodes by success and by its 64-step limit)."""
+    episodes = _pool_matches_minigrid(task_id, num_envs=3, seed=11, steps=300)
+    if task_id == "BabyAI-GoToRedBallNoDists-v0":
+        assert episodes >= 3
