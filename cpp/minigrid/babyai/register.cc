@@ -1,6 +1,6 @@
 // Registers the BabyAI family with the engine: one env class, its level
 // chosen by the "level" option (the task ids and their options are in
-// envpool/tasks/babyai.py).
+// src/envpool/tasks/babyai.py).
 
 #include "cpp/core/family.h"
 #include "cpp/core/raw_ceiling.h"

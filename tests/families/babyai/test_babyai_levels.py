@@ -37,7 +37,9 @@ pytestmark = [
 
 def _levels() -> dict[str, dict]:
     # The task table is plain data; loaded by path so that the test needs no built extension.
-    spec = importlib.util.spec_from_file_location("_babyai_levels", ROOT / "envpool" / "tasks" / "_babyai_levels.py")
+    spec = importlib.util.spec_from_file_location(
+        "_babyai_levels", ROOT / "src" / "envpool" / "tasks" / "_babyai_levels.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod.LEVELS
