@@ -146,7 +146,7 @@ def _pool_matches_minigrid(task_id: str, num_envs: int, seed: int, steps: int, *
     episodes = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        refs = [gymnasium.make(task_id) for _ in range(num_envs)]
+        refs = [gymnasium.make(task_id, **make_kwargs) for _ in range(num_envs)]
 
         def check(obs, info, i, ref_obs, ref_env, where):
             np.testing.assert_array_equal(obs["image"][i], ref_obs["image"], err_msg=where)
@@ -190,3 +190,18 @@ def test_pool_matches_minigrid(task_id: str) -> None:
     episodes = _pool_matches_minigrid(task_id, num_envs=3, seed=11, steps=300)
     if task_id == "BabyAI-GoToRedBallNoDists-v0":
         assert episodes >= 3
+
+
+@pytest.mark.parametrize(
+    ("task_id", "kwargs"),
+    [
+        ("BabyAI-GoToLocal-v0", {"max_steps": 20}),
+        ("BabyAI-PutNextLocal-v0", {"num_objs": 3}),
+        ("BabyAI-MoveTwoAcrossS5N2-v0", {"objs_per_room": 3, "room_size": 6}),
+    ],
+)
+def test_pool_takes_minigrid_keywords(task_id: str, kwargs: dict) -> None:
+    """minigrid's keyword names (max_steps, num_objs, objs_per_room) mean what they mean there."""
+    episodes = _pool_matches_minigrid(task_id, num_envs=2, seed=5, steps=120, **kwargs)
+    if "max_steps" in kwargs:
+        assert episodes >= 2 * (120 // 21)
