@@ -279,8 +279,17 @@ class BabyAIEnv : public RoomGridEnv {
 
   // RoomGridLevel._gen_grid: rooms, then the level's mission, until neither
   // rejects; the mission text is the instruction's surface form.
+  //
+  // minigrid retries forever; options that leave a level no valid layout
+  // (say 9 distractors in a 3 x 3 room) would hang it. After kMaxAttempts
+  // rejected layouts in a row the reset fails with an error instead.
+  static constexpr int kMaxAttempts = 100000;
   void GenGrid() override {
-    for (;;) {
+    for (int attempt = 0;; ++attempt) {
+      if (attempt == kMaxAttempts)
+        throw std::invalid_argument("babyai: " + std::to_string(kMaxAttempts) +
+                                    " level layouts in a row were rejected: these options leave the level no valid "
+                                    "layout (minigrid would retry forever)");
       grid_.Reset(width_, height_);
       GenRooms();
       instrs_.reset();

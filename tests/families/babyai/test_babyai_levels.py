@@ -251,3 +251,60 @@ def test_pool_takes_minigrid_keywords(task_id: str, kwargs: dict) -> None:
     episodes = _pool_matches_minigrid(task_id, num_envs=2, seed=5, steps=120, **kwargs)
     if "max_steps" in kwargs:
         assert episodes >= 2 * (120 // 21)
+
+
+@pytest.mark.parametrize("task_id", ["BabyAI-GoToLocal-v0", "BabyAI-KeyCorridorS3R3-v0"])
+def test_render_matches_minigrid(task_id: str) -> None:
+    """render() (rgb_array, minigrid's tile size and highlight) pixel-equal to minigrid's frames."""
+    envpool = pytest.importorskip("envpool")
+    pool = envpool.make(task_id, env_type="gymnasium", num_envs=1, seed=3, render_mode="rgb_array")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = gymnasium.make(task_id, render_mode="rgb_array")
+        pool.reset()
+        ref.reset(seed=3)
+        np.testing.assert_array_equal(pool.render()[0], ref.render())
+        rng = np.random.default_rng(0)
+        for t in range(20):
+            a = int(rng.integers(0, 7))
+            _, _, term, trunc, _ = pool.step(np.array([a]))
+            ref.step(a)
+            if term[0] or trunc[0]:
+                break
+            np.testing.assert_array_equal(pool.render()[0], ref.render(), err_msg=f"step {t}")
+        ref.close()
+    pool.close()
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"room_size": 2},
+        {"num_rows": -1},
+        {"num_dists": -3},
+        {"agent_view_size": 4},
+        {"level": "Nope"},
+        {"first_color": "pink"},
+        {"select_by": "size"},
+        {"instr_kinds": "action,xx"},
+        {"max_steps": 0},
+        {"max_steps": 5, "max_episode_steps": 6},
+    ],
+)
+def test_bad_options_are_value_errors(kwargs: dict) -> None:
+    envpool = pytest.importorskip("envpool")
+    with pytest.raises(ValueError):
+        envpool.make("BabyAI-GoToLocal-v0", env_type="gymnasium", num_envs=1, **kwargs)
+
+
+def test_impossible_level_fails_its_reset_instead_of_hanging() -> None:
+    """9 distractors cannot fit a 3 x 3 room (one free cell): minigrid retries forever; here the
+    reset raises after kMaxAttempts rejected layouts and the process lives on."""
+    envpool = pytest.importorskip("envpool")
+    pool = envpool.make("BabyAI-GoToLocal-v0", env_type="gymnasium", num_envs=1, room_size=3, num_dists=9)
+    with pytest.raises(Exception, match="rejected"):
+        pool.reset()
+    pool.close()
+    ok = envpool.make("BabyAI-GoToLocal-v0", env_type="gymnasium", num_envs=1, seed=0)
+    assert ok.reset()[0]["image"].shape == (1, 7, 7, 3)
+    ok.close()
