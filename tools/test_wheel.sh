@@ -60,8 +60,9 @@ printf 'installed in %d.%03d s, nothing built\n' $((ms / 1000)) $((ms % 1000))
 
 step "5/6 the test extra's dependencies"
 .venv/bin/pip install -q "${repaired}[test]"
-# minigrid's own dependency pygame-ce would install over pygame's files (docs/install.md).
-.venv/bin/pip install -q --no-deps minigrid==3.2.0
+# References installed without their dependencies (docs/install.md): minigrid's pygame-ce would
+# install over pygame's files; metaworld pins an older mujoco.
+.venv/bin/pip install -q --no-deps minigrid==3.2.0 metaworld==3.1.1
 
 step "6/6 the suite against the installed wheel"
 . .venv/bin/activate

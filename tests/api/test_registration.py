@@ -112,10 +112,13 @@ def test_a_tasks_reference_is_its_registration(tasks: list[str]) -> None:
 
 def test_only_families_that_size_their_frames_say_so() -> None:
     """render() resizes a family's frames to render_width/render_height unless its table
-    says that its options size them (sized_frames): MuJoCo's and dm_control's."""
+    says that its options size them (sized_frames): the MuJoCo families' (gymnasium's, dm_control's,
+    Gymnasium-Robotics', Meta-World's), and all of those."""
     families = envpool._envpool.families()
     sized = {name for name, meta in families.items() if meta["sized_frames"]}
-    assert {meta["kind"] for name, meta in families.items() if name in sized} <= {"mujoco", "dmc"}
+    mujoco_kinds = {"mujoco", "dmc", "robotics", "metaworld"}
+    assert {meta["kind"] for name, meta in families.items() if name in sized} <= mujoco_kinds
+    assert {name for name, meta in families.items() if meta["kind"] in mujoco_kinds} == sized
     for name in sized:
         assert "camera_id" in envpool._envpool.family_defaults(name)
     assert "CartPole" not in sized

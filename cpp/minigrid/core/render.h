@@ -188,7 +188,8 @@ class TileRenderer {
     Fill(big.data(), s, InRect(0, 1, 0, 0.031), Rgb{100, 100, 100});
     if (o) DrawObj(*o, big.data(), s);
     if (agent_dir >= 0)
-      Fill(big.data(), s, InRotatedTriangle(0.12, 0.19, 0.87, 0.50, 0.12, 0.81, 0.5, 0.5, 0.5 * std::numbers::pi * agent_dir),
+      Fill(big.data(), s,
+           InRotatedTriangle(0.12, 0.19, 0.87, 0.50, 0.12, 0.81, 0.5, 0.5, 0.5 * std::numbers::pi * agent_dir),
            Rgb{255, 0, 0});
     if (highlight) Highlight(big.data(), big.size());
     std::vector<uint8_t> tile(static_cast<std::size_t>(ts_) * ts_ * 3);
