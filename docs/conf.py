@@ -54,7 +54,10 @@ nitpick_ignore_regex = [
 # envpool.register's docstring names TaskSpec as its own module sees it; the page
 # shows it as envpool.register, from where the short name does not resolve. The
 # class itself is documented (envpool.registration.TaskSpec).
-nitpick_ignore = [("py:class", "TaskSpec")]
+# Likewise TaskId, the type alias of make()'s and the pools' first argument
+# (envpool._interfaces.TaskId: an id, ids, a mapping of ids to counts, or an
+# env_fn), which the signatures show by its short name.
+nitpick_ignore = [("py:class", "TaskSpec"), ("py:class", "TaskId")]
 
 # napoleon reads a property's first line "X: Y" as "type: description", but our
 # properties' docstrings are prose ("The tasks of the pool: ..."): they skip napoleon
