@@ -138,11 +138,17 @@ def _sdist(cache: Path, env: str, spec: str, stem: str) -> Path:
         archive = Path(local)
     else:
         dl = cache / "download"
-        subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", spec, "-d", str(dl)],
-            check=True,
+        # --no-binary names the package alone: pip prepares the sdist's metadata in an isolated
+        # build environment, and ":all:" would make it compile that environment's requirements
+        # from source too (ale-py's pulls in jaxlib, which has no sdist: the download failed).
+        name = spec.split("==")[0]
+        r = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", name, spec, "-d", str(dl)],
             capture_output=True,
+            text=True,
         )
+        if r.returncode != 0:
+            raise SystemExit(f"pip could not download the {spec} sdist (or set {env}):\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
         archive = next(dl.glob(f"{stem}.tar.gz"))
     with tarfile.open(archive) as tar:
         tar.extractall(cache, filter="data")

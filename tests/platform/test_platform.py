@@ -76,7 +76,7 @@ def test_compiles_for_macos_arm64(tmp_path: Path, source: str) -> None:
 
 @pytest.mark.slow
 # One worker: both targets fetch the dependencies' sdists into the same cache folder
-# (tools/cross_check.py); in two workers at once the downloads raced and failed in CI.
+# (tools/cross_check.py), which two workers at once would both write.
 @pytest.mark.xdist_group("cross_tree")
 @pytest.mark.parametrize("target", ["windows", "macos"])
 def test_whole_tree_compiles(target: str) -> None:
