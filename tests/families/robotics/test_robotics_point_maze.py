@@ -17,6 +17,7 @@ maze's goal and reset cells.
 
 from __future__ import annotations
 
+import tempfile
 import warnings
 
 import numpy as np
@@ -30,6 +31,15 @@ from gymnasium_robotics.envs.maze import maps  # noqa: E402
 from gymnasium_robotics.envs.maze.point_maze import PointMazeEnv  # noqa: E402
 
 TOL = 0.0  # bit-equal: the same arithmetic, in the same order
+
+
+@pytest.fixture(autouse=True)
+def _reference_xml_in_tmp_path(tmp_path, monkeypatch):
+    # The reference writes each maze's model to the parent of a TemporaryDirectory and never
+    # deletes it: keep those files in pytest's own folder, not in /tmp.
+    folder = tmp_path / "reference-xml"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
 
 MAZES = {
     "PointMaze_UMaze": "U_MAZE",
