@@ -148,7 +148,9 @@ def _sdist(cache: Path, env: str, spec: str, stem: str) -> Path:
             text=True,
         )
         if r.returncode != 0:
-            raise SystemExit(f"pip could not download the {spec} sdist (or set {env}):\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
+            raise SystemExit(
+                f"pip could not download the {spec} sdist (or set {env}):\n{r.stdout[-3000:]}{r.stderr[-3000:]}"
+            )
         archive = next(dl.glob(f"{stem}.tar.gz"))
     with tarfile.open(archive) as tar:
         tar.extractall(cache, filter="data")

@@ -41,6 +41,7 @@ def _reference_xml_in_tmp_path(tmp_path, monkeypatch):
     folder.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
 
+
 MAZES = {
     "PointMaze_UMaze": "U_MAZE",
     "PointMaze_Open": "OPEN",
