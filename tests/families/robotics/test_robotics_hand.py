@@ -32,7 +32,7 @@ HAND_IDS = sorted(e for e in list_all_envs() if e.startswith(("HandReach", "Hand
 MUJOCO_IDS = [e for e in HAND_IDS if not e.endswith("-v0")]
 
 
-def _reference(task_id: str):
+def _reference(task_id: str, **options):
     patch_mujoco_utils()
     import gymnasium
     import gymnasium_robotics  # noqa: F401  (registers the ids)
@@ -40,7 +40,7 @@ def _reference(task_id: str):
     spec = gymnasium.spec(task_id)
     module, name = spec.entry_point.split(":")
     cls = getattr(__import__(module, fromlist=[name]), name)
-    return cls(**spec.kwargs)
+    return cls(**{**spec.kwargs, **options})
 
 
 def _check_obs(obs, r_obs, what: str) -> None:
@@ -49,9 +49,11 @@ def _check_obs(obs, r_obs, what: str) -> None:
         np.testing.assert_allclose(obs[key][0], r_obs[key], rtol=0, atol=TOL, err_msg=f"{what}: {key}")
 
 
-def run_replayed(task_id: str, episodes: int, steps: int, seed: int) -> dict:
-    ours = envpool.make(task_id, env_type="gymnasium", num_envs=1, seed=seed, report_draws=True, max_episode_steps=steps)
-    ref = _reference(task_id)
+def run_replayed(task_id: str, episodes: int, steps: int, seed: int, **options) -> dict:
+    ours = envpool.make(
+        task_id, env_type="gymnasium", num_envs=1, seed=seed, report_draws=True, max_episode_steps=steps, **options
+    )
+    ref = _reference(task_id, **options)
     rng = np.random.default_rng(seed)
     seen = {"success": 0, "steps": 0}
     for ep in range(episodes):
@@ -87,6 +89,20 @@ def test_representative_ids_match_reference(task_id: str) -> None:
     """Two episodes each, one full HandReach episode length."""
     seen = run_replayed(task_id, episodes=2, steps=25, seed=7)
     assert seen["steps"] == 50
+
+
+@pytest.mark.parametrize(
+    "task_id,options",
+    [
+        ("HandReach-v3", {"distance_threshold": 0.1}),
+        ("HandManipulatePenRotate-v1", {"rotation_threshold": 1.0}),
+    ],
+)
+def test_thresholds_and_successes_match(task_id: str, options: dict) -> None:
+    """The reference's threshold keywords, loose enough that is_success (and the sparse
+    reward) turns on and off within the episodes, in both."""
+    seen = run_replayed(task_id, episodes=2, steps=20, seed=3, **options)
+    assert 0 < seen["success"] < seen["steps"], seen
 
 
 @pytest.mark.slow
