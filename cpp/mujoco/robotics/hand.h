@@ -197,18 +197,14 @@ class HandReach : public HandBase {
 
   struct Spec : GoalSpec {
     StateKey<double> is_success;
-    Spec(const HandReach& e, const Config& c)
-        : GoalSpec(c, 2 * static_cast<int>(e.robot_joints_.size()) + 15, 15) {
+    Spec(const HandReach& e, const Config& c) : GoalSpec(c, 2 * static_cast<int>(e.robot_joints_.size()) + 15, 15) {
       is_success = Info("is_success");
       FinishBox(e, 20);
     }
   };
 
   HandReach(const Config& c, int /*version*/)
-      : HandBase(c),
-        dense_(ReadDense(c)),
-        distance_threshold_(c.Get<double>("distance_threshold")),
-        spec_(*this, c) {
+      : HandBase(c), dense_(ReadDense(c)), distance_threshold_(c.Get<double>("distance_threshold")), spec_(*this, c) {
     if (!(distance_threshold_ >= 0.0) || !std::isfinite(distance_threshold_))
       throw std::invalid_argument("distance_threshold must be a non-negative number, got " +
                                   std::to_string(distance_threshold_));
@@ -233,7 +229,8 @@ class HandReach : public HandBase {
     };
     for (const auto& [name, value] : kInitial) d_->qpos[m_->jnt_qposadr[Id(mjOBJ_JOINT, name)]] = value;
     mj_forward(m_, d_);
-    for (int i = 0; i < 5; ++i) std::copy(d_->site_xpos + 3 * tips_[i], d_->site_xpos + 3 * tips_[i] + 3, &initial_goal_[3 * i]);
+    for (int i = 0; i < 5; ++i)
+      std::copy(d_->site_xpos + 3 * tips_[i], d_->site_xpos + 3 * tips_[i] + 3, &initial_goal_[3 * i]);
     const int palm = Id(mjOBJ_BODY, "robot0:palm");
     std::copy(d_->xpos + 3 * palm, d_->xpos + 3 * palm + 3, palm_.begin());
     SaveInitialState();

@@ -419,9 +419,7 @@ def _euler2quat(e: np.ndarray) -> np.ndarray:
     return np.stack([cj * cc + sj * ss, cj * cs - sj * sc, -(cj * ss + sj * cc), cj * sc - sj * cs], axis=-1)
 
 
-def _hand_manipulate_compute_reward(
-    pool: Any, achieved_goal: Any, desired_goal: Any, info: Any = None
-) -> np.ndarray:
+def _hand_manipulate_compute_reward(pool: Any, achieved_goal: Any, desired_goal: Any, info: Any = None) -> np.ndarray:
     """BaseManipulateEnv.compute_reward on a batch: sparse float32 -1/0 (position and
     rotation both within their thresholds), dense float64 -(10 d_pos + d_rot)."""
     a = np.asarray(achieved_goal, dtype=np.float64)
