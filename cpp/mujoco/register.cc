@@ -41,6 +41,7 @@
 #include "cpp/mujoco/mujoco_env.h"
 #include "cpp/mujoco/robotics/adroit.h"
 #include "cpp/mujoco/robotics/fetch.h"
+#include "cpp/mujoco/robotics/hand.h"
 #include "cpp/mujoco/robotics/point_maze.h"
 
 namespace {
@@ -105,6 +106,8 @@ void Register() {
   RegisterGym<mj::gym::Walker2d>("Walker2d");
   RegisterRobotics<mj::robotics::Adroit>("Adroit");
   RegisterRobotics<mj::robotics::Fetch>("Fetch");
+  RegisterRobotics<mj::robotics::HandReach>("HandReach");
+  RegisterRobotics<mj::robotics::HandManipulate>("HandManipulate");
   RegisterRobotics<mj::robotics::PointMaze>("PointMaze");
   RegisterDmc<mj::dmc::Acrobot>("Acrobot");
   RegisterDmc<mj::dmc::BallInCup>("BallInCup");

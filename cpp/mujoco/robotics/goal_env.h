@@ -127,6 +127,12 @@ class GoalEnv : public MujocoEnv {
     draws_.push_back(static_cast<double>(v));
     return v;
   }
+  // np_random.normal(scale=s): any normal draw (the tests replay ours).
+  double DrawNormal(double scale) {
+    const double v = scale * std::normal_distribution<double>(0.0, 1.0)(rng_);
+    draws_.push_back(v);
+    return v;
+  }
   void ClearDraws() { draws_.clear(); }
   void WriteDraws(const StateRow& out, const DrawKeys& s) {
     if (s.draws.index < 0) return;
@@ -141,6 +147,12 @@ class GoalEnv : public MujocoEnv {
   static void CheckRewardType(const std::string& t) {
     if (t != "sparse" && t != "dense")
       throw std::invalid_argument("reward_type must be 'sparse' or 'dense', got '" + t + "'");
+  }
+  // The config's reward_type, checked: true for "dense".
+  static bool ReadDense(const Config& c) {
+    const std::string t = c.Get<std::string>("reward_type");
+    CheckRewardType(t);
+    return t == "dense";
   }
 
  private:

@@ -360,3 +360,150 @@ for _task, _camera in _ADROIT_CAMERAS.items():
             default_camera_config=_camera,
             render_fps=100,
         )
+
+
+# -- Shadow Hand ----------------------------------------------------------------------
+
+
+def _prepare_hand(config: dict[str, Any], user: collections.abc.Mapping[str, Any]) -> None:
+    if "target_position_range" in config and not isinstance(config["target_position_range"], str):
+        config["target_position_range"] = [float(v) for v in np.ravel(config["target_position_range"])]
+    _prepare_assets(config, user)
+
+
+def _hand_reach_compute_reward(pool: Any, achieved_goal: Any, desired_goal: Any, info: Any = None) -> np.ndarray:
+    """BaseHandReachEnv.compute_reward on a batch: sparse float32 -1/0, dense float64 -d."""
+    return _fetch_compute_reward(pool, achieved_goal, desired_goal, info)
+
+
+def _quat_mul(q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
+    w0, x0, y0, z0 = q0[..., 0], q0[..., 1], q0[..., 2], q0[..., 3]
+    w1, x1, y1, z1 = q1[..., 0], q1[..., 1], q1[..., 2], q1[..., 3]
+    return np.stack(
+        [
+            w0 * w1 - x0 * x1 - y0 * y1 - z0 * z1,
+            w0 * x1 + x0 * w1 + y0 * z1 - z0 * y1,
+            w0 * y1 + y0 * w1 + z0 * x1 - x0 * z1,
+            w0 * z1 + z0 * w1 + x0 * y1 - y0 * x1,
+        ],
+        axis=-1,
+    )
+
+
+def _quat2euler(q: np.ndarray) -> np.ndarray:
+    """rotations.quat2euler (quat2mat then mat2euler)."""
+    w, x, y, z = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    nq = np.sum(q * q, axis=-1)
+    s = 2.0 / nq
+    X, Y, Z = x * s, y * s, z * s
+    wX, wY, wZ, xX, xY, xZ, yY, yZ, zZ = w * X, w * Y, w * Z, x * X, x * Y, x * Z, y * Y, y * Z, z * Z
+    m = np.empty(q.shape[:-1] + (3, 3))
+    m[..., 0, 0], m[..., 0, 1], m[..., 0, 2] = 1.0 - (yY + zZ), xY - wZ, xZ + wY
+    m[..., 1, 0], m[..., 1, 1], m[..., 1, 2] = xY + wZ, 1.0 - (xX + zZ), yZ - wX
+    m[..., 2, 0], m[..., 2, 1], m[..., 2, 2] = xZ - wY, yZ + wX, 1.0 - (xX + yY)
+    m = np.where((nq > np.finfo(np.float64).eps)[..., None, None], m, np.eye(3))
+    cy = np.sqrt(m[..., 2, 2] * m[..., 2, 2] + m[..., 1, 2] * m[..., 1, 2])
+    cond = cy > np.finfo(np.float64).eps * 4.0
+    e = np.empty(q.shape[:-1] + (3,))
+    e[..., 2] = np.where(cond, -np.arctan2(m[..., 0, 1], m[..., 0, 0]), -np.arctan2(-m[..., 1, 0], m[..., 1, 1]))
+    e[..., 1] = -np.arctan2(-m[..., 0, 2], cy)
+    e[..., 0] = np.where(cond, -np.arctan2(m[..., 1, 2], m[..., 2, 2]), 0.0)
+    return e
+
+
+def _euler2quat(e: np.ndarray) -> np.ndarray:
+    ai, aj, ak = e[..., 2] / 2, -e[..., 1] / 2, e[..., 0] / 2
+    si, sj, sk = np.sin(ai), np.sin(aj), np.sin(ak)
+    ci, cj, ck = np.cos(ai), np.cos(aj), np.cos(ak)
+    cc, cs, sc, ss = ci * ck, ci * sk, si * ck, si * sk
+    return np.stack([cj * cc + sj * ss, cj * cs - sj * sc, -(cj * ss + sj * cc), cj * sc - sj * cs], axis=-1)
+
+
+def _hand_manipulate_compute_reward(pool: Any, achieved_goal: Any, desired_goal: Any, info: Any = None) -> np.ndarray:
+    """BaseManipulateEnv.compute_reward on a batch: sparse float32 -1/0 (position and
+    rotation both within their thresholds), dense float64 -(10 d_pos + d_rot)."""
+    a = np.asarray(achieved_goal, dtype=np.float64)
+    b = np.asarray(desired_goal, dtype=np.float64)
+    d_pos = np.zeros_like(a[..., 0])
+    if _pool_option(pool, "target_position") != "ignore":
+        d_pos = np.linalg.norm(a[..., :3] - b[..., :3], axis=-1)
+    qa, qb = a[..., 3:], b[..., 3:]
+    if _pool_option(pool, "ignore_z_target_rotation"):
+        ea, eb = _quat2euler(qa), _quat2euler(qb)
+        # the reference's indexing: the z angle of one goal, but on a batch the
+        # third goal's whole row (docs/robotics.md)
+        ea[2] = eb[2]
+        qa = _euler2quat(ea)
+    conj = qb * np.array([1.0, -1.0, -1.0, -1.0])
+    d_rot = 2 * np.arccos(np.clip(_quat_mul(qa, conj)[..., 0], -1.0, 1.0))
+    if _pool_option(pool, "reward_type") == "sparse":
+        ok_pos = (d_pos < float(_pool_option(pool, "distance_threshold"))).astype(np.float32)
+        ok_rot = (d_rot < float(_pool_option(pool, "rotation_threshold"))).astype(np.float32)
+        return (ok_pos * ok_rot).astype(np.float32) - 1.0
+    return -(10.0 * d_pos + d_rot)
+
+
+HAND_REACH_PYTHON = PythonSide(prepare=_prepare_hand, methods={"compute_reward": _hand_reach_compute_reward})
+HAND_MANIPULATE_PYTHON = PythonSide(prepare=_prepare_hand, methods={"compute_reward": _hand_manipulate_compute_reward})
+
+set_family_python("HandReach", HAND_REACH_PYTHON)
+set_family_python("HandManipulate", HAND_MANIPULATE_PYTHON)
+for _suffix, _reward in (("", "sparse"), ("Dense", "dense")):
+    # v0 (mujoco-py's, which does not run on mujoco 3) runs the v3 env, as in EnvPool 1.2.5.
+    for _version in ("v3", "v0"):
+        register(
+            f"HandReach{_suffix}-{_version}",
+            "HandReach",
+            python=HAND_REACH_PYTHON,
+            max_episode_steps=50,
+            reward_type=_reward,
+            xml_file="hand/reach.xml",
+            assets_dir=_ASSETS,
+            render_fps=25,
+        )
+
+# object -> (its constants, {variant: (target_position, target_rotation)}) as
+# gymnasium-robotics' registry and Mujoco{Block,Egg,Pen}Env set them.
+_HAND_OBJECTS = {
+    "Block": (
+        {},
+        {
+            "": ("random", "xyz"),
+            "Full": ("random", "xyz"),
+            "RotateZ": ("ignore", "z"),
+            "RotateParallel": ("ignore", "parallel"),
+            "RotateXYZ": ("ignore", "xyz"),
+        },
+    ),
+    "Egg": ({}, {"": ("random", "xyz"), "Full": ("random", "xyz"), "Rotate": ("ignore", "xyz")}),
+    "Pen": (
+        {"randomize_initial_rotation": False, "ignore_z_target_rotation": True, "distance_threshold": 0.05},
+        {"": ("random", "xyz"), "Full": ("random", "xyz"), "Rotate": ("ignore", "xyz")},
+    ),
+}
+# touch variant -> (id infix, touch_get_obs); the "Full" variants have none.
+_HAND_TOUCH = (("", ""), ("_BooleanTouchSensors", "boolean"), ("_ContinuousTouchSensors", "sensordata"))
+
+for _object, (_constants, _variants) in _HAND_OBJECTS.items():
+    for _variant, (_position, _rotation) in _variants.items():
+        for _touch, _touch_obs in _HAND_TOUCH:
+            if _touch and _variant == "Full":
+                continue
+            _xml = f"hand/manipulate_{_object.lower()}{'_touch_sensors' if _touch else ''}.xml"
+            for _suffix, _reward in (("", "sparse"), ("Dense", "dense")):
+                # v0 (mujoco-py's) runs the v1 env, as in EnvPool 1.2.5.
+                for _version in ("v1", "v0"):
+                    register(
+                        f"HandManipulate{_object}{_variant}{_touch}{_suffix}-{_version}",
+                        "HandManipulate",
+                        python=HAND_MANIPULATE_PYTHON,
+                        max_episode_steps=100,
+                        reward_type=_reward,
+                        target_position=_position,
+                        target_rotation=_rotation,
+                        touch_get_obs=_touch_obs,
+                        xml_file=_xml,
+                        assets_dir=_ASSETS,
+                        render_fps=25,
+                        **_constants,
+                    )

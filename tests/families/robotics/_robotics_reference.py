@@ -24,16 +24,31 @@ class Replay:
         assert low <= v <= high, f"draw {self.used - 1}: the reference asks for one in [{low}, {high}), ours is {v}"
         return v
 
-    def uniform(self, low: float = 0.0, high: float = 1.0, size=None):
-        if size is None:
+    def uniform(self, low=0.0, high=1.0, size=None):
+        if size is None and np.ndim(low) == 0 and np.ndim(high) == 0:
             return self._next(low, high)
-        n = int(np.prod(size))
-        return np.array([self._next(low, high) for _ in range(n)]).reshape(size)
+        if size is None:  # array bounds (the hand's goal offsets): one draw each
+            size = np.broadcast(low, high).shape
+        lo, hi = np.broadcast_to(low, size).ravel(), np.broadcast_to(high, size).ravel()
+        return np.array([self._next(lo[i], hi[i]) for i in range(lo.size)]).reshape(size)
 
-    def integers(self, low: int, high: int):
+    def integers(self, low: int, high: int | None = None):
+        if high is None:
+            low, high = 0, low
         v = self._next(low, high - 1)
         assert v == int(v)
         return np.int64(v)
+
+    def normal(self, loc: float = 0.0, scale: float = 1.0, size=None):
+        """Our draws are loc + scale * z already (loc is 0 where the references ask)."""
+        assert loc == 0.0
+        if size is None:
+            return self._next(-np.inf, np.inf)
+        n = int(np.prod(size))
+        return np.array([self._next(-np.inf, np.inf) for _ in range(n)]).reshape(size)
+
+    def choice(self, a):
+        return a[int(self.integers(len(a)))]
 
     def check_all_used(self) -> None:
         assert self.used == len(self.draws), f"the reference used {self.used} of our env's {len(self.draws)} draws"
