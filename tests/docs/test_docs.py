@@ -129,6 +129,21 @@ def test_tasks_page_names_every_listed_task_of_the_small_families() -> None:
     assert [t for t in ids if f"`{t}`" not in text] == []
 
 
+def test_tasks_page_examples_are_registered() -> None:
+    """Every id docs/tasks.md writes out in full (not a pattern) is one make() takes, and each
+    family's row is there."""
+    import envpool
+
+    text = (DOCS / "tasks.md").read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    named = {t for t in re.findall(r"`([^`]+)`", "\n".join(rows)) if re.fullmatch(r"[\w/.-]+-v\d+", t)}
+    assert len(named) > 50
+    assert sorted(named - set(envpool.list_all_envs())) == []
+    kinds = {line.split("|")[1].strip() for line in rows}
+    for kind in ("BabyAI", "MiniGrid", "Procgen", "Gymnasium-Robotics", "Meta-World", "Atari", "Box2D"):
+        assert kind in kinds
+
+
 def _layout_block() -> str:
     text = (ROOT / "CONTRIBUTING.md").read_text()
     return text.split("## Layout", 1)[1].split("```", 2)[1]

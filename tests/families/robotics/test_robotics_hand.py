@@ -198,3 +198,19 @@ def test_non_finite_actions_match_reference() -> None:
         run_replayed(
             "HandManipulateBlock-v1", episodes=2, steps=4, seed=3, actions=lambda t: np.full(20, acts[t], np.float32)
         )
+
+
+def test_a_palm_that_cannot_hold_the_object_is_an_error_not_a_hang() -> None:
+    # The reference retries the manipulate reset for ever; with gravity pulling the object
+    # sideways off the palm we refuse after HandManipulate::kResetAttempts tries, and the pool
+    # stays usable.
+    env = envpool.make("HandManipulateBlock-v1", env_type="gymnasium", num_envs=2, seed=3)
+    env.reset()
+    env.set_model("opt.gravity", np.array([[0.0, 0.0, -9.81], [0.0, 60.0, 0.0]]))
+    with pytest.raises(RuntimeError, match="fell off the palm in 1000 reset attempts") as e:
+        env.reset()
+    assert list(e.value.failed_env_ids) == [1]
+    env.set_model("opt.gravity", np.array([0.0, 0.0, -9.81]))
+    obs, _ = env.reset()
+    assert np.isfinite(obs["observation"]).all()
+    env.close()
