@@ -320,8 +320,15 @@ class ProcgenEnv : public Env {
   void Write(const StateRow& out) {
     uint8_t* obs = out[keys_.obs];
     if (opt_.channel_first) {
-      for (int p = 0; p < kRes * kRes; ++p)
-        for (int ch = 0; ch < 3; ++ch) obs[ch * kRes * kRes + p] = hwc_[p * 3 + ch];
+      // Through local pointers, one plane at a time: a uint8_t store may alias
+      // anything, so indexing the member array in the loop made the compiler
+      // reload it at every byte (45 us of a 115 us step, BigfishEasy-v0).
+      const uint8_t* src = hwc_.data();
+      constexpr int kPixels = kRes * kRes;
+      for (int ch = 0; ch < 3; ++ch) {
+        uint8_t* __restrict plane = obs + ch * kPixels;
+        for (int p = 0; p < kPixels; ++p) plane[p] = src[p * 3 + ch];
+      }
     } else {
       std::memcpy(obs, hwc_.data(), hwc_.size());
     }

@@ -297,6 +297,7 @@ class HandReach : public HandBase {
 
 class HandManipulate : public HandBase {
  public:
+  static constexpr int kResetAttempts = 1000;
   static Config Defaults(int version) {
     return GymDefaults(version, "hand/manipulate_block.xml", kSubsteps,
                        {{"reward_type", std::string("sparse")},
@@ -370,7 +371,14 @@ class HandManipulate : public HandBase {
     // The reference's _reset_sim does not mj_resetData: the solver's warm
     // start is the previous step's.
     std::copy(warmstart_.begin(), warmstart_.end(), d_->qacc_warmstart);
+    // The reference retries without end; a model where the object can never
+    // stay on the palm (set_model's gravity turned sideways, say) would hang
+    // the pool's thread: refuse it after kResetAttempts tries instead.
+    int attempts = 1;
     while (!ResetAttempt()) {
+      if (++attempts > kResetAttempts)
+        throw std::runtime_error("HandManipulate: the object fell off the palm in " + std::to_string(kResetAttempts) +
+                                 " reset attempts in a row; the model (set_model?) cannot hold it");
     }
     SampleGoal();
   }
