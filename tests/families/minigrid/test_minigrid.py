@@ -178,6 +178,9 @@ def test_mission_bytes_cuts_the_mission() -> None:
     [
         ("MiniGrid-Empty-8x8-v0", {"size": -3}),
         ("MiniGrid-Empty-8x8-v0", {"size": 2}),
+        ("MiniGrid-Empty-8x8-v0", {"size": 10**9}),
+        ("MiniGrid-DistShift1-v0", {"width": 10**9}),
+        ("MiniGrid-KeyCorridorS3R3-v0", {"num_rows": 0}),
         ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 4}),
         ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 1}),
         ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": -7}),
@@ -283,8 +286,8 @@ def test_a_room_chain_that_cannot_fit_is_an_error_not_a_hang() -> None:
 
 
 def test_bench_gymnasium_engines_make_minigrids_own_envs() -> None:
-    """envpool-bench's gymnasium-sync/-async engines import minigrid (which registers its ids
-    with gymnasium) in a fresh process, as AsyncVectorEnv's workers are."""
+    """envpool-bench's gymnasium-sync/-async engines import minigrid (which registers its ids,
+    BabyAI's too, with gymnasium) in a fresh process, as AsyncVectorEnv's workers are."""
     from _isolated import run_python
 
     out = run_python(
@@ -292,11 +295,12 @@ def test_bench_gymnasium_engines_make_minigrids_own_envs() -> None:
         import sys
         from envpool.bench.engines import gymnasium_vector as g
         assert "minigrid" not in sys.modules
-        env = g._env_fn({"task": "MiniGrid-DoorKey-5x5-v0", "kind": "minigrid"})()
-        print(type(env.unwrapped).__name__, "MiniGrid-DoorKey-5x5-v0" in g._gymnasium_ids())
+        for task in ("MiniGrid-DoorKey-5x5-v0", "BabyAI-BossLevel-v0"):
+            env = g._env_fn({"task": task, "kind": "minigrid"})()
+            print(type(env.unwrapped).__name__, task in g._gymnasium_ids())
         """
     )
-    assert out.stdout.split() == ["DoorKeyEnv", "True"]
+    assert out.stdout.split() == ["DoorKeyEnv", "True", "BossLevel", "True"]
 
 
 def test_envpool_125s_random_start_is_minigrids_none() -> None:
