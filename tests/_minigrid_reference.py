@@ -66,7 +66,13 @@ class Pool:
         obs = {k: getattr(o, k) for k in ("image", "direction", "mission")}
         last = np.asarray(ts.step_type) == _LAST
         discount = np.asarray(ts.discount)
-        return obs, ts.reward, last & (discount == 0), last & (discount != 0), {"env_id": o.env_id, "agent_pos": o.agent_pos}
+        return (
+            obs,
+            ts.reward,
+            last & (discount == 0),
+            last & (discount != 0),
+            {"env_id": o.env_id, "agent_pos": o.agent_pos},
+        )
 
     def _step(self, out: Any) -> tuple:
         if self.dm:
@@ -218,7 +224,14 @@ def check_pool_way(task_id: str, way: tuple, seed: int, steps: int, **kwargs) ->
     rng = np.random.default_rng(seed)
     if asynchronous:
         env = envpool.make(
-            task_id, env_type=env_type, num_envs=4, batch_size=2, num_threads=2, seed=seed, autoreset_mode=mode, **kwargs
+            task_id,
+            env_type=env_type,
+            num_envs=4,
+            batch_size=2,
+            num_threads=2,
+            seed=seed,
+            autoreset_mode=mode,
+            **kwargs,
         )
         episodes = run_async(env, task_id, 4, seed, steps, rng, **kwargs)
     else:
