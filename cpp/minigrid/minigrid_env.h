@@ -53,7 +53,14 @@ class MiniGridEnv : public Env {
     StateKey<uint8_t> mission;
     StateKey<int32_t> agent_pos;
     ActionKey<int32_t> action;
+    // minigrid sets no limit on a grid's size; one of a billion cells a side
+    // would only fail to allocate (a cell is a pointer), so make refuses it.
+    static constexpr int kMaxGridSide = 4096;
+
     Spec(const Config& c, int num_actions, int max_coord) {
+      if (max_coord > kMaxGridSide)
+        throw std::invalid_argument("minigrid: the grid would be " + std::to_string(max_coord) +
+                                    " cells a side; at most " + std::to_string(kMaxGridSide));
       const int n = c.Get<int>("agent_view_size");
       if (n < 3 || n % 2 == 0)
         throw std::invalid_argument("minigrid: agent_view_size must be odd and >= 3, got " + std::to_string(n));

@@ -22,8 +22,9 @@ exception it raises. After every call:
   batches) or batch_size of the envs in flight (async); elapsed_step 0 after
   a reset, +1 per step, 0 again after a done as the autoreset mode defines,
   truncation exactly at max_episode_steps; reward float32 and finite,
-  discount 0 exactly on termination; observations inside the observation
-  space (finite where the bounds are infinite); same-step final observations
+  discount 0 exactly on termination; observations (one array, or a dict of
+  arrays key by key: MiniGrid's) of the space's shapes and inside it (finite
+  where the bounds are infinite); same-step final observations
   and final elapsed_step where an episode ended.
 
 recv() is only called when the model says it can complete (otherwise it
@@ -163,16 +164,19 @@ class Fuzzer:
         self.act_low = None if self.discrete else np.asarray(aspace.low)
         self.act_high = None if self.discrete else np.asarray(aspace.high)
         ospace = self.env.single_observation_space
-        self.obs_shape = tuple(ospace.shape)
-        # A Discrete observation is the engine's int32 (docs/toy_text.md), not the space's int64.
-        self.obs_dtype = self.env.spec.state_array_spec["obs"].dtype if hasattr(ospace, "n") else ospace.dtype
-        if hasattr(ospace, "n"):  # Discrete (toy text): the values start .. start + n - 1
-            self.obs_low, self.obs_high = np.asarray(ospace.start), np.asarray(ospace.start + ospace.n - 1)
-        else:
-            self.obs_low, self.obs_high = np.asarray(ospace.low), np.asarray(ospace.high)
+        spaces = ospace.spaces if isinstance(ospace, gymnasium.spaces.Dict) else {None: ospace}
+        # key (None: the one array) -> (shape, dtype, low, high) of its rows
+        self.obs_spec = {k: self.leaf_spec(k, space) for k, space in spaces.items()}
         self.log: list[str] = []
         self.step_rows = 0  # step results checked
         self.episode_ends = 0  # of them, ends of an episode
+
+    def leaf_spec(self, key: str | None, space: Any) -> tuple:
+        # A Discrete observation is the engine's int32 (docs/toy_text.md), not the space's int64.
+        if hasattr(space, "n"):  # Discrete (toy text, MiniGrid's direction): start .. start + n - 1
+            dtype = self.env.spec.state_array_spec["obs" if key is None else f"obs:{key}"].dtype
+            return (), dtype, np.asarray(space.start), np.asarray(space.start + space.n - 1)
+        return tuple(space.shape), space.dtype, np.asarray(space.low), np.asarray(space.high)
 
     # -- argument generators --------------------------------------------------------
 
@@ -410,8 +414,7 @@ class Fuzzer:
             assert len(ids) == rows, f"{what}: {len(ids)} rows, want {rows}"
         assert len(set(ids)) == len(ids), f"{what}: repeated rows {ids}"
         assert all(0 <= i < m.num_envs for i in ids), f"{what}: bad env ids {ids}"
-        assert isinstance(obs, np.ndarray) and obs.shape == (len(ids), *self.obs_shape), what
-        assert obs.dtype == self.obs_dtype, what
+        self.check_layout(obs, len(ids), what)
         elapsed = np.asarray(info["elapsed_step"])
         assert elapsed.dtype == np.int32 and elapsed.shape == (len(ids),), what
         if reward is not None:
@@ -476,12 +479,12 @@ class Fuzzer:
                     if final is not None:
                         assert final_elapsed[r] == new, f"{row}: final elapsed_step {final_elapsed[r]}, want {new}"
                         if not step_tainted:
-                            self.check_obs(final_obs[r : r + 1], f"{row} final obs")
+                            self.check_obs(_rows(final_obs, slice(r, r + 1)), f"{row} final obs")
                     if gym_final:
                         assert info["_final_obs"][r] and info["final_obs"][r] is not None, row
                         assert info["final_info"]["elapsed_step"][r] == new, row
                         if not step_tainted:
-                            self.check_obs(np.asarray(info["final_obs"][r])[None], f"{row} final obs")
+                            self.check_obs(_batch_of_one(info["final_obs"][r]), f"{row} final obs")
                     m.elapsed[e], m.needs_reset[e], m.tainted[e] = 0, False, False
                 else:
                     assert elapsed[r] == new, f"{row}: elapsed_step {elapsed[r]}, want {new}"
@@ -494,12 +497,26 @@ class Fuzzer:
                 if gym_final:
                     assert not info["_final_obs"][r] and info["final_obs"][r] is None, row
             if not m.tainted[e]:
-                self.check_obs(obs[r : r + 1], row)
+                self.check_obs(_rows(obs, slice(r, r + 1)), row)
 
-    def check_obs(self, obs: np.ndarray, what: str) -> None:
-        if obs.dtype.kind == "f":
-            assert np.isfinite(obs).all(), f"{what}: non-finite obs {obs}"
-        assert ((obs >= self.obs_low) & (obs <= self.obs_high)).all(), f"{what}: obs out of the space {obs}"
+    def check_layout(self, obs: Any, rows: int, what: str) -> None:
+        """A batch of `rows` observations: one array, or a dict of them (MiniGrid's), each of its
+        space's shape and the engine's dtype."""
+        assert isinstance(obs, dict) == (None not in self.obs_spec), f"{what}: obs {type(obs).__name__}"
+        leaves = _leaves(obs)
+        assert set(leaves) == set(self.obs_spec), f"{what}: obs keys {sorted(leaves, key=str)}"
+        for k, (shape, dtype, _, _) in self.obs_spec.items():
+            v = leaves[k]
+            assert isinstance(v, np.ndarray) and v.shape == (rows, *shape), f"{what}: obs {k} shape"
+            assert v.dtype == dtype, f"{what}: obs {k} dtype {v.dtype}, want {dtype}"
+
+    def check_obs(self, obs: Any, what: str) -> None:
+        leaves = _leaves(obs)
+        for k, (_, _, low, high) in self.obs_spec.items():
+            v = np.asarray(leaves[k])
+            if v.dtype.kind == "f":
+                assert np.isfinite(v).all(), f"{what}: non-finite obs {k} {v}"
+            assert ((v >= low) & (v <= high)).all(), f"{what}: obs {k} out of the space {v}"
 
     # -- helpers for sends -------------------------------------------------------------
 
@@ -579,7 +596,7 @@ class Fuzzer:
         def ok(out: Any) -> None:
             if gym and ids.empty:
                 obs, rew, term, trunc, info = out
-                assert len(info["env_id"]) == 0 and len(obs) == 0, name
+                assert len(info["env_id"]) == 0 and _num_rows(obs) == 0, name
                 return
             self.queue(target, "step", rows_nf)
             if m.sync or n == 0:
@@ -616,7 +633,7 @@ class Fuzzer:
         if self.m.sync:
             ids = np.asarray(info["env_id"]).tolist()
             for r, e in enumerate(ids):
-                self.m.gym_obs[e] = np.array(obs[r])
+                self.m.gym_obs[e] = _row_copy(obs, r)
             if sorted(ids) == list(range(self.m.num_envs)):
                 self.m.gym_last_obs = True  # rows of every env, in any order: a full picture
 
@@ -685,7 +702,7 @@ class Fuzzer:
                 m.rebuild()
             if gym and ids.empty:
                 obs, info = out
-                assert len(obs) == 0 and len(info["env_id"]) == 0, name
+                assert _num_rows(obs) == 0 and len(info["env_id"]) == 0, name
                 return
             self.queue(target, "reset")
             if own or n == 0 or m.sync:
@@ -752,19 +769,19 @@ class Fuzzer:
             if rebuild:
                 m.rebuild()
             obs, info = out
-            assert obs.shape == (n, *self.obs_shape), f"{name}: obs shape {obs.shape}"
+            self.check_layout(obs, n, name)
             # The envs not reset: their latest rows, from full and partial batches alike.
             for e in range(n):
                 if e not in target:
-                    np.testing.assert_array_equal(obs[e], m.gym_obs[e], err_msg=f"{name}: env {e} not its latest obs")
+                    _assert_equal(_rows(obs, e), m.gym_obs[e], f"{name}: env {e} not its latest obs")
             if not target:
                 return
             self.queue(target, "reset")
             np.testing.assert_array_equal(info["_env_id"], mask, err_msg=name)
             sub = {k: np.asarray(info[k])[target] for k in ("env_id", "elapsed_step")}
-            self.check_batch(name, obs[target], sub, order=target)
+            self.check_batch(name, _rows(obs, target), sub, order=target)
             for e in target:
-                m.gym_obs[e] = np.array(obs[e])
+                m.gym_obs[e] = _row_copy(obs, e)
 
         self.run(name, call, expected, ok)
 
@@ -859,6 +876,45 @@ class Fuzzer:
         self.check_in_flight()
 
 
+# -- observations: one array, or a dict of arrays (MiniGrid's image, direction, mission) --
+
+
+def _leaves(obs: Any) -> dict:
+    """A batch's arrays by key (None: the one array of a Box or Discrete observation)."""
+    return obs if isinstance(obs, dict) else {None: obs}
+
+
+def _rows(obs: Any, rows: Any) -> Any:
+    """Rows (an index, slice or list) of a batch, in the batch's form."""
+    if isinstance(obs, dict):
+        return {k: np.asarray(v)[rows] for k, v in obs.items()}
+    return np.asarray(obs)[rows]
+
+
+def _row_copy(obs: Any, r: int) -> Any:
+    if isinstance(obs, dict):
+        return {k: np.array(v[r]) for k, v in obs.items()}
+    return np.array(obs[r])
+
+
+def _batch_of_one(row: Any) -> Any:
+    """One env's observation (a same-step final_obs entry) as a batch of one."""
+    if isinstance(row, dict):
+        return {k: np.asarray(v)[None] for k, v in row.items()}
+    return np.asarray(row)[None]
+
+
+def _num_rows(obs: Any) -> int:
+    return len(next(iter(_leaves(obs).values())))
+
+
+def _assert_equal(a: Any, b: Any, what: str) -> None:
+    la, lb = _leaves(a), _leaves(b)
+    assert set(la) == set(lb), what
+    for k in la:
+        np.testing.assert_array_equal(la[k], lb[k], err_msg=f"{what} ({k})")
+
+
 def _short(x: Any) -> str:
     s = repr(x).replace("\n", "")
     return s if len(s) < 80 else s[:77] + "..."
@@ -867,12 +923,17 @@ def _short(x: Any) -> str:
 # -- the cases --------------------------------------------------------------------------
 
 
+# Tasks with dict observations fuzzed besides (flat dicts of Box / Discrete arrays, which the
+# model checks key by key): MiniGrid's (image, direction, mission bytes) and a BabyAI level's,
+# whose resets build levels by rejection sampling. dm_control's and the goal environments' dict
+# observations are left to their own tests.
+DICT_TASKS = ("MiniGrid-DoorKey-5x5-v0", "BabyAI-BossLevel-v0")
+
+
 def _fuzz_tasks() -> list[str]:
     """From the registry (so a new kind of env is fuzzed at once): for each kind, the
     first family's task with a discrete action and the first with a continuous one,
-    among families whose observation is one array (the model checks one obs array;
-    families with dict observations, dm_control's and the goal environments', are left to
-    their own tests)."""
+    among families whose observation is one array; then DICT_TASKS (where registered)."""
     out = []
     for k in sorted({m["kind"] for m in _envpool.families().values()} - {"testing", "python_env"}):
         found: dict[bool, str] = {}
@@ -884,7 +945,8 @@ def _fuzz_tasks() -> list[str]:
             if len(found) == 2:
                 break
         out += found.values()
-    return out
+    registered = set(envpool.list_all_envs())
+    return out + [t for t in DICT_TASKS if t in registered]
 
 
 TASKS = _fuzz_tasks()

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("minigrid")
 
 import gymnasium  # noqa: E402
-from _reference import reference, run_async, run_sync  # noqa: E402
+from _minigrid_reference import POOL_WAYS, check_pool_way, reference, run_async, run_sync, way_id  # noqa: E402
 
 import envpool  # noqa: E402
 from envpool.registration import lookup  # noqa: E402
@@ -93,11 +93,11 @@ def test_many_short_episodes_with_small_max_steps(task_id: str) -> None:
     assert episodes >= 20
 
 
-@pytest.mark.parametrize("mode", ["next_step", "same_step"])
-def test_autoreset_modes(mode: str) -> None:
-    task_id = "MiniGrid-DoorKey-5x5-v0"
-    pool = _make(task_id, num_envs=3, seed=9, autoreset_mode=mode, max_steps=15)
-    assert run_sync(pool, task_id, 3, 9, 100, np.random.default_rng(4), mode=mode, max_steps=15) >= 10
+@pytest.mark.parametrize("way", POOL_WAYS, ids=way_id)
+def test_every_interface_pool_and_autoreset_mode(way: tuple) -> None:
+    """gymnasium, gym and dm pools, sync and async, next_step and same_step autoreset (dm has no
+    same_step), each over many short episodes."""
+    assert check_pool_way("MiniGrid-DoorKey-5x5-v0", way, seed=9, steps=100, max_steps=15) >= 10
 
 
 @pytest.mark.parametrize("task_id", ["MiniGrid-DoorKey-6x6-v0", "MiniGrid-KeyCorridorS3R2-v0"])
@@ -178,6 +178,9 @@ def test_mission_bytes_cuts_the_mission() -> None:
     [
         ("MiniGrid-Empty-8x8-v0", {"size": -3}),
         ("MiniGrid-Empty-8x8-v0", {"size": 2}),
+        ("MiniGrid-Empty-8x8-v0", {"size": 10**9}),
+        ("MiniGrid-DistShift1-v0", {"width": 10**9}),
+        ("MiniGrid-KeyCorridorS3R3-v0", {"num_rows": 0}),
         ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 4}),
         ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 1}),
         ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": -7}),
@@ -243,7 +246,7 @@ def test_fuzz_call_sequences_against_minigrid(task_id: str) -> None:
     """Random calls (steps of random subsets of envs, resets of subsets, whole resets, and
     out-of-range actions, which must change nothing) on a sync pool, each checked against
     minigrid's envs: a reset without a seed continues the env's generator, as minigrid's does."""
-    from _reference import Refs
+    from _minigrid_reference import Refs
 
     n = 4
     pool = _make(task_id, num_envs=n, seed=31, max_steps=12)
@@ -283,8 +286,8 @@ def test_a_room_chain_that_cannot_fit_is_an_error_not_a_hang() -> None:
 
 
 def test_bench_gymnasium_engines_make_minigrids_own_envs() -> None:
-    """envpool-bench's gymnasium-sync/-async engines import minigrid (which registers its ids
-    with gymnasium) in a fresh process, as AsyncVectorEnv's workers are."""
+    """envpool-bench's gymnasium-sync/-async engines import minigrid (which registers its ids,
+    BabyAI's too, with gymnasium) in a fresh process, as AsyncVectorEnv's workers are."""
     from _isolated import run_python
 
     out = run_python(
@@ -292,11 +295,12 @@ def test_bench_gymnasium_engines_make_minigrids_own_envs() -> None:
         import sys
         from envpool.bench.engines import gymnasium_vector as g
         assert "minigrid" not in sys.modules
-        env = g._env_fn({"task": "MiniGrid-DoorKey-5x5-v0", "kind": "minigrid"})()
-        print(type(env.unwrapped).__name__, "MiniGrid-DoorKey-5x5-v0" in g._gymnasium_ids())
+        for task in ("MiniGrid-DoorKey-5x5-v0", "BabyAI-BossLevel-v0"):
+            env = g._env_fn({"task": task, "kind": "minigrid"})()
+            print(type(env.unwrapped).__name__, task in g._gymnasium_ids())
         """
     )
-    assert out.stdout.split() == ["DoorKeyEnv", "True"]
+    assert out.stdout.split() == ["DoorKeyEnv", "True", "BossLevel", "True"]
 
 
 def test_envpool_125s_random_start_is_minigrids_none() -> None:
