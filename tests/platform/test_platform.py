@@ -44,7 +44,9 @@ def test_platform_layer_natively(tmp_path: Path) -> None:
         assert part in r.stdout
 
 
-@pytest.mark.parametrize("source", [PLATFORM_TEST, CORE_TEST])
+# The core tests' Windows build compiles the whole engine and runs its stress cases under
+# wine (minutes on a busy machine): slow; the platform layer's own test stays fast.
+@pytest.mark.parametrize("source", [PLATFORM_TEST, pytest.param(CORE_TEST, marks=pytest.mark.slow)])
 def test_windows_build_passes_under_wine(tmp_path: Path, source: str) -> None:
     _needs("wine")
     exe = tmp_path / (Path(source).stem + ".exe")

@@ -297,7 +297,7 @@ class HandReach : public HandBase {
 
 class HandManipulate : public HandBase {
  public:
-  static constexpr int kResetAttempts = 1000;
+  static constexpr int kResetAttempts = 100;
   static Config Defaults(int version) {
     return GymDefaults(version, "hand/manipulate_block.xml", kSubsteps,
                        {{"reward_type", std::string("sparse")},

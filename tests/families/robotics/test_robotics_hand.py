@@ -201,13 +201,14 @@ def test_non_finite_actions_match_reference() -> None:
 
 
 def test_a_palm_that_cannot_hold_the_object_is_an_error_not_a_hang() -> None:
-    # The reference retries the manipulate reset for ever; with gravity pulling the object
-    # sideways off the palm we refuse after HandManipulate::kResetAttempts tries, and the pool
-    # stays usable.
+    # The reference retries the manipulate reset for ever (none of 360 sampled resets needed a
+    # second try). With gravity throwing the object off the palm and pressing it below the
+    # reference's 0.04 m "on the palm" height we refuse after HandManipulate::kResetAttempts
+    # tries, and the pool stays usable.
     env = envpool.make("HandManipulateBlock-v1", env_type="gymnasium", num_envs=2, seed=3)
     env.reset()
-    env.set_model("opt.gravity", np.array([[0.0, 0.0, -9.81], [0.0, 60.0, 0.0]]))
-    with pytest.raises(RuntimeError, match="fell off the palm in 1000 reset attempts") as e:
+    env.set_model("opt.gravity", np.array([[0.0, 0.0, -9.81], [0.0, -100.0, -500.0]]))
+    with pytest.raises(RuntimeError, match="fell off the palm in 100 reset attempts") as e:
         env.reset()
     assert list(e.value.failed_env_ids) == [1]
     env.set_model("opt.gravity", np.array([0.0, 0.0, -9.81]))
