@@ -6,12 +6,13 @@
 // joint position plus velocity * dt), so the draws are numpy's arithmetic
 // (goal_env.h) and reportable (report_draws) for a replay in the reference.
 //
-// Fixed layout, as EnvPool 1.2.5's: obs "observation" (59), and
-// "achieved_goal:<task>" / "desired_goal:<task>" for all seven tasks whatever
-// tasks_to_complete holds (the reference's dicts hold the selected tasks
-// only); info "tasks_to_complete", "step_task_completions" and
-// "episode_task_completions" are 0/1 masks over the seven tasks in kTasks'
-// order (the reference's lists of names).
+// A fixed layout (the reference's goals are dicts of the selected tasks): obs
+// "observation" (59), "achieved_goal" and "desired_goal" (17 each: the seven
+// tasks' joint values one after another in kTasks' order, whatever
+// tasks_to_complete holds, so every interface, dm's namedtuple too, has plain
+// arrays); info "tasks_to_complete", "step_task_completions" and
+// "episode_task_completions" are 0/1 masks over the seven tasks in that order
+// (the reference's lists of names), as EnvPool 1.2.5's.
 #ifndef ENVPOOL_MUJOCO_ROBOTICS_KITCHEN_H_
 #define ENVPOOL_MUJOCO_ROBOTICS_KITCHEN_H_
 
@@ -66,20 +67,16 @@ class Kitchen : public GoalEnv {
     return "distance=2.2;azimuth=70.0;elevation=-35.0;lookat=-0.2,0.5,2.0";
   }
 
-  struct Spec : MujocoSpec {
-    std::array<StateKey<double>, kTaskCount> achieved, desired;
+  // The seven tasks' goal values one after another (2+2+2+1+2+1+7).
+  static constexpr int kGoalSize = 17;
+
+  struct Spec : GoalSpec {
     StateKey<int32_t> to_complete, step_done, episode_done;
-    DrawKeys draw_keys;
-    Spec(const Kitchen& e, const Config& c) : MujocoSpec("obs:observation", 2 * kRobot + (kNq - kRobot) + (kNv - kRobot)) {
-      for (int t = 0; t < kTaskCount; ++t) {
-        achieved[t] = AddState<double>(std::string("obs:achieved_goal:") + kTasks[t].name, {kTasks[t].dim});
-        desired[t] = AddState<double>(std::string("obs:desired_goal:") + kTasks[t].name, {kTasks[t].dim});
-      }
+    Spec(const Kitchen& e, const Config& c) : GoalSpec(c, 2 * kRobot + (kNq - kRobot) + (kNv - kRobot), kGoalSize) {
       to_complete = AddState<int32_t>("info:tasks_to_complete", {kTaskCount}, {0}, {1});
       step_done = AddState<int32_t>("info:step_task_completions", {kTaskCount}, {0}, {1});
       episode_done = AddState<int32_t>("info:episode_task_completions", {kTaskCount}, {0}, {1});
-      draw_keys = DrawKeys(this, c);
-      FinishBox(this, e, kRobot);
+      FinishBox(e, kRobot);
     }
   };
 
@@ -220,14 +217,13 @@ class Kitchen : public GoalEnv {
     k += kNq - kRobot;
     for (int i = kRobot; i < kNv; ++i) o[k + i - kRobot] = DrawUniform(-1.0, 1.0);
     for (int i = kRobot; i < kNv; ++i) o[k + i - kRobot] = d_->qvel[i] + object_noise_ * kVelNoiseAmp[i] * o[k + i - kRobot];
-    for (int t = 0; t < kTaskCount; ++t) {
-      double* a = out[spec_.achieved[t]];
-      double* g = out[spec_.desired[t]];
-      for (int i = 0; i < kTasks[t].dim; ++i) {
-        a[i] = d_->qpos[kTasks[t].qpos[i]];
-        g[i] = kTasks[t].goal[i];
+    double* a = out[spec_.achieved_goal];
+    double* g = out[spec_.desired_goal];
+    for (const Task& t : kTasks)
+      for (int i = 0; i < t.dim; ++i) {
+        *a++ = d_->qpos[t.qpos[i]];
+        *g++ = t.goal[i];
       }
-    }
   }
 
   void WriteInfo(const StateRow& out) {

@@ -25,7 +25,7 @@ import envpool
 pytest.importorskip("gymnasium_robotics")
 from _robotics_reference import Replay, patch_mujoco_utils  # noqa: E402
 
-from envpool.tasks.robotics import KITCHEN_TASKS  # noqa: E402
+from envpool.tasks.robotics import KITCHEN_GOAL_SLICES, KITCHEN_TASKS  # noqa: E402
 
 TOL = 1e-9
 # Pulls the kettle to its goal and the slide cabinet open within a few steps.
@@ -56,15 +56,15 @@ def _mask(names) -> np.ndarray:
 
 def _check(obs, info, r_obs, r_info, what: str) -> None:
     np.testing.assert_allclose(obs["observation"][0], r_obs["observation"], rtol=0, atol=TOL, err_msg=what)
-    for t in KITCHEN_TASKS:
-        if t in r_obs["achieved_goal"]:
-            np.testing.assert_allclose(obs[f"achieved_goal:{t}"][0], r_obs["achieved_goal"][t], rtol=0, atol=TOL)
-            np.testing.assert_array_equal(obs[f"desired_goal:{t}"][0], r_obs["desired_goal"][t])
+    for t in r_obs["achieved_goal"]:
+        s = KITCHEN_GOAL_SLICES[t]
+        np.testing.assert_allclose(obs["achieved_goal"][0][s], r_obs["achieved_goal"][t], rtol=0, atol=TOL, err_msg=what)
+        np.testing.assert_array_equal(obs["desired_goal"][0][s], r_obs["desired_goal"][t], err_msg=what)
     for k in ("tasks_to_complete", "step_task_completions", "episode_task_completions"):
         np.testing.assert_array_equal(info[k][0], _mask(r_info[k]), err_msg=f"{what} {k}")
 
 
-def run(episodes: int, steps: int, seed: int, gravity=None, **options) -> int:
+def run(episodes: int, steps: int, seed: int, gravity=None, actions=None, **options) -> int:
     """Returns the number of task completions seen (so a test can insist on some)."""
     ours = envpool.make(
         "FrankaKitchen-v1", env_type="gymnasium", num_envs=1, seed=seed, report_draws=True,
@@ -81,7 +81,7 @@ def run(episodes: int, steps: int, seed: int, gravity=None, **options) -> int:
         r_obs, r_info = _replay(ref, info, lambda: ref.reset())
         _check(obs, info, r_obs, r_info, f"episode {ep} reset")
         for t in range(steps):
-            act = rng.uniform(-1.2, 1.2, size=9).astype(np.float32)
+            act = rng.uniform(-1.2, 1.2, size=9).astype(np.float32) if actions is None else actions(t)
             obs, rew, term, trunc, info = ours.step(act[None])
             r_obs, r_rew, r_term, _, r_info = _replay(ref, info, lambda: ref.step(act))
             what = f"episode {ep} step {t}"
@@ -107,6 +107,20 @@ def test_matches_reference_with_tasks_completing() -> None:
     assert n >= 4
 
 
+def test_non_finite_actions_match_reference() -> None:
+    """inf clips to the bound; a NaN reaches the ctrl (MuJoCo zeroes the ctrl, with a warning)
+    in both; the pool stays usable."""
+
+    def actions(t: int) -> np.ndarray:
+        a = np.full(9, 0.3, np.float32)
+        a[t % 9] = (np.inf, -np.inf, np.nan)[t % 3]
+        return a
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        run(episodes=1, steps=6, seed=0, actions=actions)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
@@ -126,10 +140,39 @@ def test_spaces_and_layout() -> None:
     assert spec.max_episode_steps == 280
     space = envpool.make("FrankaKitchen-v1", env_type="gymnasium", num_envs=1).observation_space
     assert space["observation"].shape == (59,)
-    for t in KITCHEN_TASKS:
-        assert space[f"achieved_goal:{t}"].shape == (TASK_DIMS[t],)
-        assert space[f"desired_goal:{t}"].shape == (TASK_DIMS[t],)
+    assert space["achieved_goal"].shape == space["desired_goal"].shape == (17,)
+    assert [KITCHEN_GOAL_SLICES[t].stop - KITCHEN_GOAL_SLICES[t].start for t in KITCHEN_TASKS] == [
+        TASK_DIMS[t] for t in KITCHEN_TASKS
+    ]
     assert spec.action_space.shape == (9,)
+    # the dm interface's namedtuple too
+    dm = envpool.make("FrankaKitchen-v1", env_type="dm", num_envs=1)
+    ts = dm.reset()
+    assert ts.observation.achieved_goal.shape == (1, 17) and ts.observation.tasks_to_complete.shape == (1, 7)
+    dm.close()
+
+
+def test_compute_reward_equals_reference() -> None:
+    """On random goal dicts around the goals (some tasks within 0.3): the pool's count,
+    from the (…, 17) arrays or from the reference's dicts, is the reference's."""
+    tasks = ["kettle", "microwave", "light switch"]
+    ref = _reference(tasks_to_complete=tasks)
+    env = envpool.make("FrankaKitchen-v1", env_type="gymnasium", num_envs=1, tasks_to_complete=tasks)
+    rng = np.random.default_rng(0)
+    desired = np.concatenate([ref.goal.get(t, np.zeros(TASK_DIMS[t])) for t in KITCHEN_TASKS])
+    achieved = desired + rng.uniform(-0.25, 0.25, size=(64, 17))
+    want = [ref.compute_reward({t: row[KITCHEN_GOAL_SLICES[t]] for t in tasks}, ref.goal, {}) for row in achieved]
+    got = env.compute_reward(achieved, np.broadcast_to(desired, achieved.shape), {})
+    np.testing.assert_array_equal(got, want)
+    assert 0 < got.min() < got.max() == 3
+    by_task = {t: achieved[:, KITCHEN_GOAL_SLICES[t]] for t in tasks}
+    np.testing.assert_array_equal(env.compute_reward(by_task, ref.goal, None), want)
+    # info's mask (the tasks still to complete) restricts the count per row
+    mask = np.zeros((64, 7), np.int32)
+    mask[:, KITCHEN_TASKS.index("kettle")] = 1
+    kettle = [float(np.linalg.norm(r[KITCHEN_GOAL_SLICES["kettle"]] - ref.goal["kettle"]) < 0.3) for r in achieved]
+    np.testing.assert_array_equal(env.compute_reward(achieved, desired, {"tasks_to_complete": mask}), kettle)
+    env.close()
 
 
 @pytest.mark.parametrize(
