@@ -14,7 +14,12 @@ name of one of its maps, e.g. ``"U_MAZE"`` as EnvPool 1.2.5 takes it), ``reward_
 (``"sparse"``/``"dense"``), ``continuing_task``, ``reset_target``, and EnvPool 1.2.5's
 ``maze_size_scaling``, ``maze_height`` and ``position_noise_range``. ``report_draws=True``
 reports the random draws (info ``draws``/``num_draws``) for replaying an episode in the
-reference. See docs/robotics.md.
+reference.
+
+FrankaKitchen (``FrankaKitchen-v1``, family ``Kitchen``): options ``tasks_to_complete`` (a list
+of ``KITCHEN_TASKS``' names, handed to the engine comma-joined), ``terminate_on_tasks_completed``,
+``remove_task_when_completed``, ``object_noise_ratio``, ``robot_noise_ratio``; its goals are
+(17,) arrays sliced per task by ``KITCHEN_GOAL_SLICES``. See docs/robotics.md.
 """
 
 from __future__ import annotations
