@@ -39,7 +39,7 @@ class Kitchen : public GoalEnv {
   struct Task {
     const char* name;
     int dim;
-    std::array<int, 7> qpos;  // OBS_ELEMENT_INDICES
+    std::array<int, 7> qpos;     // OBS_ELEMENT_INDICES
     std::array<double, 7> goal;  // OBS_ELEMENT_GOALS
   };
   static constexpr std::array<Task, kTaskCount> kTasks = {{
@@ -137,21 +137,28 @@ class Kitchen : public GoalEnv {
  private:
   // franka_config.xml's robot bounds and noise amplitudes (qpos0..qpos28).
   static constexpr double kVelBound = 10.0;
-  static constexpr std::array<std::array<double, 2>, kRobot> kPosBound = {
-      {{-2.9, 2.9}, {-1.8, 1.8}, {-2.9, 2.9}, {-3.1, 0.0}, {-2.9, 2.9}, {0.0, 3.8}, {-2.9, 2.9}, {0.0, 0.04}, {0.0, 0.04}}};
+  static constexpr std::array<std::array<double, 2>, kRobot> kPosBound = {{{-2.9, 2.9},
+                                                                           {-1.8, 1.8},
+                                                                           {-2.9, 2.9},
+                                                                           {-3.1, 0.0},
+                                                                           {-2.9, 2.9},
+                                                                           {0.0, 3.8},
+                                                                           {-2.9, 2.9},
+                                                                           {0.0, 0.04},
+                                                                           {0.0, 0.04}}};
   static constexpr std::array<double, kNv> kPosNoiseAmp = {
-      0.1,    0.1,    0.1,    0.1,   0.1,   0.1,   0.1,   0.1, 0.1, 0.005, 0.005, 0.0005, 0.0005, 0.0005, 0.0005,
-      0.0005, 0.0005, 0.005,  0.005, 0.005, 0.1,   0.1,   0.1, 0.005, 0.005, 0.005, 0.1,  0.1,    0.1};
+      0.1,    0.1,    0.1,   0.1,   0.1,   0.1, 0.1, 0.1, 0.1,   0.005, 0.005, 0.0005, 0.0005, 0.0005, 0.0005,
+      0.0005, 0.0005, 0.005, 0.005, 0.005, 0.1, 0.1, 0.1, 0.005, 0.005, 0.005, 0.1,    0.1,    0.1};
   static constexpr std::array<double, kNv> kVelNoiseAmp = {
-      0.1,   0.1,   0.1,   0.1,   0.1,   0.1,   0.1,   0.1, 0.1, 0.005, 0.005, 0.005, 0.005, 0.005, 0.005,
-      0.005, 0.005, 0.005, 0.005, 0.005, 0.1,   0.1,   0.1, 0.005, 0.005, 0.005, 0.1,  0.1,   0.1};
+      0.1,   0.1,   0.1,   0.1,   0.1,   0.1, 0.1, 0.1, 0.1,   0.005, 0.005, 0.005, 0.005, 0.005, 0.005,
+      0.005, 0.005, 0.005, 0.005, 0.005, 0.1, 0.1, 0.1, 0.005, 0.005, 0.005, 0.1,   0.1,   0.1};
   // KitchenEnv's robot_env.init_qpos.
   static constexpr std::array<double, kNq> kInitQpos = {
-      1.48388023e-01,  -1.76848573e00,  1.84390296e00,  -2.47685760e00, 2.60252026e-01,  7.12533105e-01,
-      1.59515394e00,   4.79267505e-02,  3.71350919e-02, -2.66279850e-04, -5.18043486e-05, 3.12877220e-05,
-      -4.51199853e-05, -3.90842156e-06, -4.22629655e-05, 6.28065475e-05, 4.04984708e-05,  4.62730939e-04,
-      -2.26906415e-04, -4.65501369e-04, -6.44129196e-03, -1.77048263e-03, 1.08009684e-03, -2.69397440e-01,
-      3.50383255e-01,  1.61944683e00,  1.00618764e00,   4.06395120e-03, -6.62095997e-03, -2.68278933e-04};
+      1.48388023e-01,  -1.76848573e00,  1.84390296e00,   -2.47685760e00,  2.60252026e-01,  7.12533105e-01,
+      1.59515394e00,   4.79267505e-02,  3.71350919e-02,  -2.66279850e-04, -5.18043486e-05, 3.12877220e-05,
+      -4.51199853e-05, -3.90842156e-06, -4.22629655e-05, 6.28065475e-05,  4.04984708e-05,  4.62730939e-04,
+      -2.26906415e-04, -4.65501369e-04, -6.44129196e-03, -1.77048263e-03, 1.08009684e-03,  -2.69397440e-01,
+      3.50383255e-01,  1.61944683e00,   1.00618764e00,   4.06395120e-03,  -6.62095997e-03, -2.68278933e-04};
 
   using Mask = std::array<bool, kTaskCount>;
 
@@ -176,7 +183,8 @@ class Kitchen : public GoalEnv {
   }
   static double ReadRatio(const Config& c, const char* key) {
     const double v = c.Get<double>(key);
-    if (!(v >= 0.0) || !std::isfinite(v)) throw std::invalid_argument(std::string(key) + " must be a non-negative number");
+    if (!(v >= 0.0) || !std::isfinite(v))
+      throw std::invalid_argument(std::string(key) + " must be a non-negative number");
     return v;
   }
   const Kitchen& Checked() const {
@@ -213,10 +221,12 @@ class Kitchen : public GoalEnv {
     for (int i = 0; i < kRobot; ++i) u[i] = DrawUniform(-1.0, 1.0);
     for (int i = 0; i < kRobot; ++i) o[k++] = d_->qvel[i] + robot_noise_ * kVelNoiseAmp[i] * u[i];
     for (int i = kRobot; i < kNq; ++i) o[k + i - kRobot] = DrawUniform(-1.0, 1.0);
-    for (int i = kRobot; i < kNq; ++i) o[k + i - kRobot] = d_->qpos[i] + object_noise_ * kPosNoiseAmp[i - 1] * o[k + i - kRobot];
+    for (int i = kRobot; i < kNq; ++i)
+      o[k + i - kRobot] = d_->qpos[i] + object_noise_ * kPosNoiseAmp[i - 1] * o[k + i - kRobot];
     k += kNq - kRobot;
     for (int i = kRobot; i < kNv; ++i) o[k + i - kRobot] = DrawUniform(-1.0, 1.0);
-    for (int i = kRobot; i < kNv; ++i) o[k + i - kRobot] = d_->qvel[i] + object_noise_ * kVelNoiseAmp[i] * o[k + i - kRobot];
+    for (int i = kRobot; i < kNv; ++i)
+      o[k + i - kRobot] = d_->qvel[i] + object_noise_ * kVelNoiseAmp[i] * o[k + i - kRobot];
     double* a = out[spec_.achieved_goal];
     double* g = out[spec_.desired_goal];
     for (const Task& t : kTasks)

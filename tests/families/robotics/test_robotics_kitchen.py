@@ -30,8 +30,15 @@ from envpool.tasks.robotics import KITCHEN_GOAL_SLICES, KITCHEN_TASKS  # noqa: E
 TOL = 1e-9
 # Pulls the kettle to its goal and the slide cabinet open within a few steps.
 GRAVITY = [10.0, 9.81, -9.81]
-TASK_DIMS = {"bottom burner": 2, "top burner": 2, "light switch": 2, "slide cabinet": 1,
-             "hinge cabinet": 2, "microwave": 1, "kettle": 7}
+TASK_DIMS = {
+    "bottom burner": 2,
+    "top burner": 2,
+    "light switch": 2,
+    "slide cabinet": 1,
+    "hinge cabinet": 2,
+    "microwave": 1,
+    "kettle": 7,
+}
 
 
 def _reference(**kwargs):
@@ -58,7 +65,9 @@ def _check(obs, info, r_obs, r_info, what: str) -> None:
     np.testing.assert_allclose(obs["observation"][0], r_obs["observation"], rtol=0, atol=TOL, err_msg=what)
     for t in r_obs["achieved_goal"]:
         s = KITCHEN_GOAL_SLICES[t]
-        np.testing.assert_allclose(obs["achieved_goal"][0][s], r_obs["achieved_goal"][t], rtol=0, atol=TOL, err_msg=what)
+        np.testing.assert_allclose(
+            obs["achieved_goal"][0][s], r_obs["achieved_goal"][t], rtol=0, atol=TOL, err_msg=what
+        )
         np.testing.assert_array_equal(obs["desired_goal"][0][s], r_obs["desired_goal"][t], err_msg=what)
     for k in ("tasks_to_complete", "step_task_completions", "episode_task_completions"):
         np.testing.assert_array_equal(info[k][0], _mask(r_info[k]), err_msg=f"{what} {k}")
@@ -67,8 +76,13 @@ def _check(obs, info, r_obs, r_info, what: str) -> None:
 def run(episodes: int, steps: int, seed: int, gravity=None, actions=None, **options) -> int:
     """Returns the number of task completions seen (so a test can insist on some)."""
     ours = envpool.make(
-        "FrankaKitchen-v1", env_type="gymnasium", num_envs=1, seed=seed, report_draws=True,
-        max_episode_steps=steps, **options
+        "FrankaKitchen-v1",
+        env_type="gymnasium",
+        num_envs=1,
+        seed=seed,
+        report_draws=True,
+        max_episode_steps=steps,
+        **options,
     )
     ref = _reference(**options)
     if gravity is not None:
