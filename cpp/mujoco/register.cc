@@ -42,6 +42,7 @@
 #include "cpp/mujoco/robotics/adroit.h"
 #include "cpp/mujoco/robotics/fetch.h"
 #include "cpp/mujoco/robotics/hand.h"
+#include "cpp/mujoco/robotics/kitchen.h"
 #include "cpp/mujoco/robotics/point_maze.h"
 
 namespace {
@@ -108,6 +109,7 @@ void Register() {
   RegisterRobotics<mj::robotics::Fetch>("Fetch");
   RegisterRobotics<mj::robotics::HandReach>("HandReach");
   RegisterRobotics<mj::robotics::HandManipulate>("HandManipulate");
+  RegisterRobotics<mj::robotics::Kitchen>("Kitchen");
   RegisterRobotics<mj::robotics::PointMaze>("PointMaze");
   RegisterDmc<mj::dmc::Acrobot>("Acrobot");
   RegisterDmc<mj::dmc::BallInCup>("BallInCup");

@@ -14,7 +14,12 @@ name of one of its maps, e.g. ``"U_MAZE"`` as EnvPool 1.2.5 takes it), ``reward_
 (``"sparse"``/``"dense"``), ``continuing_task``, ``reset_target``, and EnvPool 1.2.5's
 ``maze_size_scaling``, ``maze_height`` and ``position_noise_range``. ``report_draws=True``
 reports the random draws (info ``draws``/``num_draws``) for replaying an episode in the
-reference. See docs/robotics.md.
+reference.
+
+FrankaKitchen (``FrankaKitchen-v1``, family ``Kitchen``): options ``tasks_to_complete`` (a list
+of ``KITCHEN_TASKS``' names, handed to the engine comma-joined), ``terminate_on_tasks_completed``,
+``remove_task_when_completed``, ``object_noise_ratio``, ``robot_noise_ratio``; its goals are
+(17,) arrays sliced per task by ``KITCHEN_GOAL_SLICES``. See docs/robotics.md.
 """
 
 from __future__ import annotations
@@ -507,3 +512,76 @@ for _object, (_constants, _variants) in _HAND_OBJECTS.items():
                         render_fps=25,
                         **_constants,
                     )
+
+# -- Franka Kitchen -------------------------------------------------------------------
+
+# KitchenEnv's tasks (OBS_ELEMENT_GOALS), in the order of the info masks and obs keys.
+KITCHEN_TASKS = (
+    "bottom burner",
+    "top burner",
+    "light switch",
+    "slide cabinet",
+    "hinge cabinet",
+    "microwave",
+    "kettle",
+)
+
+
+def _prepare_kitchen(config: dict[str, Any], user: collections.abc.Mapping[str, Any]) -> None:
+    """tasks_to_complete, a list of task names as the reference takes it, reaches the
+    engine as one comma-separated string (which the engine checks name by name)."""
+    tasks = config.get("tasks_to_complete")
+    if tasks is not None and not isinstance(tasks, str):
+        if not isinstance(tasks, collections.abc.Iterable) or not all(isinstance(t, str) for t in tasks):
+            raise ValueError(f"tasks_to_complete must be a list of task names {list(KITCHEN_TASKS)}, got {tasks!r}")
+        tasks = list(tasks)
+        for t in tasks:
+            if t not in KITCHEN_TASKS:
+                raise ValueError(f"tasks_to_complete: unknown task {t!r} (the tasks: {list(KITCHEN_TASKS)})")
+        config["tasks_to_complete"] = ",".join(tasks)
+    _prepare_assets(config, user)
+
+
+# Each task's slice of the observation's achieved_goal/desired_goal (17 values).
+KITCHEN_GOAL_SLICES: dict[str, slice] = {}
+_offset = 0
+for _task, _dim in zip(KITCHEN_TASKS, (2, 2, 2, 1, 2, 1, 7)):
+    KITCHEN_GOAL_SLICES[_task] = slice(_offset, _offset + _dim)
+    _offset += _dim
+
+
+def _kitchen_goal(goals: Any, task: str) -> np.ndarray:
+    """A task's goals from a (..., 17) array, or a dict keyed by task name (the reference's)."""
+    if isinstance(goals, collections.abc.Mapping):
+        return np.asarray(goals[task], dtype=np.float64)
+    return np.asarray(goals, dtype=np.float64)[..., KITCHEN_GOAL_SLICES[task]]
+
+
+def _kitchen_compute_reward(pool: Any, achieved_goal: Any, desired_goal: Any, info: Any = None) -> np.ndarray:
+    """KitchenEnv.compute_reward on a batch: per row, the number (float64) of tasks whose
+    achieved goal lies within 0.3 of the desired one. The reference counts the tasks it has
+    not yet removed; here the pool's ``tasks_to_complete``, or per row the tasks of
+    ``info["tasks_to_complete"]`` (a (..., 7) mask, e.g. the previous step's) if given."""
+    text = _pool_option(pool, "tasks_to_complete")
+    names = [t for t in str(text).split(",") if t]
+    mask = None if not info or "tasks_to_complete" not in info else np.asarray(info["tasks_to_complete"])
+    total: Any = 0.0
+    for task in names:
+        d = np.linalg.norm(_kitchen_goal(achieved_goal, task) - _kitchen_goal(desired_goal, task), axis=-1)
+        done = (d < 0.3).astype(np.float64)
+        if mask is not None:
+            done = done * (mask[..., KITCHEN_TASKS.index(task)] != 0)
+        total = total + done
+    return np.asarray(total, dtype=np.float64)
+
+
+KITCHEN_PYTHON = PythonSide(prepare=_prepare_kitchen, methods={"compute_reward": _kitchen_compute_reward})
+set_family_python("Kitchen", KITCHEN_PYTHON)
+register(
+    "FrankaKitchen-v1",
+    "Kitchen",
+    python=KITCHEN_PYTHON,
+    max_episode_steps=280,
+    assets_dir=_ASSETS,
+    render_fps=12,
+)
