@@ -84,6 +84,7 @@ class SawyerEnv : public MujocoEnv {
   // Model lookups (throw at make when the model lacks the name).
   int SiteId(const char* name) const;
   int GeomId(const char* name) const;
+  int JointQposAdr(const char* name) const;  // a joint's qpos address
   Vec3 BodyPos(int body) const { return {d_->xpos[3 * body], d_->xpos[3 * body + 1], d_->xpos[3 * body + 2]}; }
   Vec3 SitePos(int site) const {
     return {d_->site_xpos[3 * site], d_->site_xpos[3 * site + 1], d_->site_xpos[3 * site + 2]};
@@ -106,10 +107,12 @@ class SawyerEnv : public MujocoEnv {
   // touching_object: both finger pads push on the geom.
   bool TouchingObject(int geom) const;
   bool TouchingMainObject() const { return TouchingObject(main_geom_); }
-  // SawyerXYZEnv._gripper_caging_reward.
+  // SawyerXYZEnv._gripper_caging_reward; its margins from obj_init_pos_, or
+  // from init_pos (the stick tasks' override measures from the stick's start).
   Scalar GripperCagingReward(const float* action, const Vec3& obj_pos, double obj_radius, double pad_success_thresh,
                              double object_reach_radius, double xz_thresh, double desired_gripper_effort = 1.0,
-                             bool high_density = false, bool medium_density = false) const;
+                             bool high_density = false, bool medium_density = false,
+                             const Vec3* init_pos = nullptr) const;
 
   // The pads-only caging reward several tasks define for themselves
   // (PushBack, SweepInto, ...): the pads caging and gripping the object in
