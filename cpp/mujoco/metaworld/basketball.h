@@ -38,23 +38,17 @@ class Basketball : public SawyerEnv {
     SetModelSitePos(goal_site_, target_pos_);
   }
 
-  void ObjectObs(double* o) const override {
-    const Vec3 p = BodyPos(ball_);
-    o[0] = p[0];
-    o[1] = p[1];
-    o[2] = p[2];
-    for (int i = 0; i < 4; ++i) o[3 + i] = d_->xquat[4 * ball_ + i];
-  }
+  void ObjectObs(double* o) const override { BodyObs(ball_, o); }
 
   Eval Evaluate(const double* obs, const float* action) override {
     constexpr double kTargetRadius = 0.08;
     const Vec3 obj = ObsVec(obs, 4);
     // The target is just above the hoop; z errors count twice.
     const Vec3 target{target_pos_[0], target_pos_[1], 0.3};
-    const double target_to_obj = Norm3((obj[0] - target[0]) * 1.0, (obj[1] - target[1]) * 1.0, (obj[2] - target[2]) * 2.0);
-    const double target_to_obj_init =
-        Norm3((obj_init_pos_[0] - target[0]) * 1.0, (obj_init_pos_[1] - target[1]) * 1.0,
-              (obj_init_pos_[2] - target[2]) * 2.0);
+    const double target_to_obj =
+        Norm3((obj[0] - target[0]) * 1.0, (obj[1] - target[1]) * 1.0, (obj[2] - target[2]) * 2.0);
+    const double target_to_obj_init = Norm3((obj_init_pos_[0] - target[0]) * 1.0, (obj_init_pos_[1] - target[1]) * 1.0,
+                                            (obj_init_pos_[2] - target[2]) * 2.0);
     const double in_place = Tolerance(target_to_obj, 0, kTargetRadius, target_to_obj_init);
     const double tcp_opened = obs[3];
     const double tcp_to_obj = Dist(obj, TcpCenter());
@@ -64,15 +58,13 @@ class Basketball : public SawyerEnv {
     Scalar reward = HamacherProduct(object_grasped, Py(in_place));
     if (held) reward = reward + Py(1.0 + 5.0 * in_place);
     if (target_to_obj < kTargetRadius) reward = Py(10.0);
-    Eval e;
-    e.reward = reward.v;
-    e.success = target_to_obj <= kTargetRadius ? 1.0 : 0.0;
-    e.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
-    e.grasp_success = (tcp_opened > 0 && obj[2] - 0.03 > obj_init_pos_[2]) ? 1.0 : 0.0;
-    e.grasp_reward = object_grasped.v;
-    e.in_place_reward = in_place;
-    e.obj_to_target = target_to_obj;
-    return e;
+    return {reward.v,
+            Flag(target_to_obj <= kTargetRadius),
+            Flag(tcp_to_obj <= 0.05),
+            Flag(tcp_opened > 0 && obj[2] - 0.03 > obj_init_pos_[2]),
+            object_grasped.v,
+            in_place,
+            target_to_obj};
   }
 
  private:

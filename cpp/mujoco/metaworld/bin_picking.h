@@ -35,13 +35,7 @@ class BinPicking : public SawyerEnv {
     have_margin_ = false;
   }
 
-  void ObjectObs(double* o) const override {
-    const Vec3 p = BodyPos(obj_);
-    o[0] = p[0];
-    o[1] = p[1];
-    o[2] = p[2];
-    for (int i = 0; i < 4; ++i) o[3 + i] = d_->xquat[4 * obj_ + i];
-  }
+  void ObjectObs(double* o) const override { BodyObs(obj_, o); }
 
   Eval Evaluate(const double* obs, const float* action) override {
     const Vec3 hand = ObsVec(obs, 0);
@@ -58,23 +52,16 @@ class BinPicking : public SawyerEnv {
     const double floor =
         std::min(FunnelFloor(Norm2(hand[0] - obj_init_pos_[0], hand[1] - obj_init_pos_[1]), 0.03, 0.02, 0.2),
                  FunnelFloor(Norm2(hand[0] - target_pos_[0], hand[1] - target_pos_[1]), 0.03, 0.02, 0.2));
-    const double above_floor =
-        hand[2] >= floor ? 1.0 : Tolerance(std::max(floor - hand[2], 0.0), 0.0, 0.01, 0.05);
+    const double above_floor = hand[2] >= floor ? 1.0 : Tolerance(std::max(floor - hand[2], 0.0), 0.0, 0.01, 0.05);
     const Scalar object_grasped = GripperCagingReward(action, obj, 0.015, 0.05, 0.01, 0.01, 0.7, true);
     Scalar reward = HamacherProduct(object_grasped, Py(in_place));
     const bool near_object = Dist(obj, hand) < 0.04;
     const bool grasp_success = near_object && obj[2] - 0.02 > obj_init_pos_[2] && !(obs[3] < 0.43);
     if (grasp_success) reward = reward + Py(1.0 + 5.0 * HamacherProduct(above_floor, in_place));
     if (target_to_obj < 0.05) reward = Py(10.0);  // the base's TARGET_RADIUS
-    Eval e;
-    e.reward = reward.v;
-    e.success = target_to_obj <= 0.05 ? 1.0 : 0.0;
-    e.near_object = near_object ? 1.0 : 0.0;
-    e.grasp_success = grasp_success ? 1.0 : 0.0;
-    e.grasp_reward = object_grasped.v;
-    e.in_place_reward = in_place;
-    e.obj_to_target = target_to_obj;
-    return e;
+    return {
+        reward.v,     Flag(target_to_obj <= 0.05), Flag(near_object), Flag(grasp_success), object_grasped.v, in_place,
+        target_to_obj};
   }
 
  private:

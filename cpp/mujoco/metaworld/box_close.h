@@ -40,13 +40,7 @@ class BoxClose : public SawyerEnv {
     SetObjXyz(obj_init_pos_);
   }
 
-  void ObjectObs(double* o) const override {
-    const Vec3 p = BodyPos(lid_);
-    o[0] = p[0];
-    o[1] = p[1];
-    o[2] = p[2];
-    for (int i = 0; i < 4; ++i) o[3 + i] = d_->xquat[4 * lid_ + i];
-  }
+  void ObjectObs(double* o) const override { BodyObs(lid_, o); }
 
   Eval Evaluate(const double* obs, const float* action) override {
     const double reward_grab = GrabEffortReward(action[3]);
@@ -58,23 +52,15 @@ class BoxClose : public SawyerEnv {
     const double above_floor = hand[2] >= floor ? 1.0 : Tolerance(floor - hand[2], 0.0, 0.01, floor / 2.0);
     const double in_place = Tolerance(Dist(hand, lid), 0, 0.02, 0.5);
     const double ready_to_lift = HamacherProduct(above_floor, in_place);
-    const double placed = Norm3((target_pos_[0] - lid[0]) * 1.0, (target_pos_[1] - lid[1]) * 1.0,
-                                (target_pos_[2] - lid[2]) * 3.0);
+    const double placed =
+        Norm3((target_pos_[0] - lid[0]) * 1.0, (target_pos_[1] - lid[1]) * 1.0, (target_pos_[2] - lid[2]) * 3.0);
     const double lifted = 0.2 * (lid[2] > 0.04 ? 1.0 : 0.0) + 0.8 * Tolerance(placed, 0, 0.05, 0.25);
     double reward = 2.0 * HamacherProduct(reward_grab, ready_to_lift) + 8.0 * lifted;
     const bool success = Dist(ObsVec(obs, 4), target_pos_) < 0.08;
     if (success) reward = 10.0;
     // The lid's orientation scales everything (no kick-flipping it on).
     reward *= reward_quat;
-    Eval e;
-    e.reward = reward;
-    e.success = success ? 1.0 : 0.0;
-    e.near_object = ready_to_lift;
-    e.grasp_success = reward_grab >= 0.5 ? 1.0 : 0.0;
-    e.grasp_reward = reward_grab;
-    e.in_place_reward = lifted;
-    e.obj_to_target = 0.0;
-    return e;
+    return {reward, Flag(success), ready_to_lift, Flag(reward_grab >= 0.5), reward_grab, lifted, 0.0};
   }
 
  private:

@@ -36,12 +36,8 @@ class Hammer : public SawyerEnv {
   }
 
   void ObjectObs(double* o) const override {
-    const int bodies[2] = {hammer_, nail_};
-    for (int k = 0; k < 2; ++k) {
-      const Vec3 p = BodyPos(bodies[k]);
-      for (int i = 0; i < 3; ++i) o[7 * k + i] = p[i];
-      for (int i = 0; i < 4; ++i) o[7 * k + 3 + i] = d_->xquat[4 * bodies[k] + i];
-    }
+    BodyObs(hammer_, o);
+    BodyObs(nail_, o + 7);
   }
 
   Eval Evaluate(const double* obs, const float* action) override {
@@ -59,15 +55,7 @@ class Hammer : public SawyerEnv {
     Scalar reward = (Py(2.0) * reward_grab + Py(6.0 * in_place)) * Py(reward_quat);
     const bool success = d_->qpos[nail_qpos_] > 0.09;
     if (success && reward.v > 5.0) reward = Py(10.0);
-    Eval e;
-    e.reward = reward.v;
-    e.success = success ? 1.0 : 0.0;
-    e.near_object = reward_quat;
-    e.grasp_success = reward_grab.v >= 0.5 ? 1.0 : 0.0;
-    e.grasp_reward = reward_grab.v;
-    e.in_place_reward = in_place;
-    e.obj_to_target = 0.0;
-    return e;
+    return {reward.v, Flag(success), reward_quat, Flag(reward_grab.v >= 0.5), reward_grab.v, in_place, 0.0};
   }
 
  private:

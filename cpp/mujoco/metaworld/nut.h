@@ -79,15 +79,7 @@ class NutTask : public SawyerEnv {
     if (!kAssemble) success = obs[6] > target_pos_[2];
     Scalar reward = (Py(2.0) * reward_grab + Py(6.0 * in_place)) * Py(reward_quat);
     if (success) reward = Py(10.0);
-    Eval e;
-    e.reward = reward.v;
-    e.success = success ? 1.0 : 0.0;
-    e.near_object = reward_quat;
-    e.grasp_success = reward_grab.v >= 0.5 ? 1.0 : 0.0;
-    e.grasp_reward = reward_grab.v;
-    e.in_place_reward = in_place;
-    e.obj_to_target = 0.0;
-    return e;
+    return {reward.v, Flag(success), reward_quat, Flag(reward_grab.v >= 0.5), reward_grab.v, in_place, 0.0};
   }
 
  private:

@@ -72,15 +72,13 @@ class PegInsertSide : public SawyerEnv {
     Scalar reward = HamacherProduct(object_grasped, Py(in_place));
     if (held) reward = reward + Py(1.0 + 5 * in_place);
     if (obj_to_target <= kTargetRadius) reward = Py(10.0);
-    Eval e;
-    e.reward = reward.v;
-    e.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
-    e.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
-    e.grasp_success = (tcp_to_obj < 0.02 && tcp_opened > 0 && obj[2] - 0.01 > obj_init_pos_[2]) ? 1.0 : 0.0;
-    e.grasp_reward = object_grasped.v;
-    e.in_place_reward = in_place;
-    e.obj_to_target = obj_to_target;
-    return e;
+    return {reward.v,
+            Flag(obj_to_target <= 0.07),
+            Flag(tcp_to_obj <= 0.03),
+            Flag(tcp_to_obj < 0.02 && tcp_opened > 0 && obj[2] - 0.01 > obj_init_pos_[2]),
+            object_grasped.v,
+            in_place,
+            obj_to_target};
   }
 
  private:

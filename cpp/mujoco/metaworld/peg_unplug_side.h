@@ -60,15 +60,13 @@ class PegUnplugSide : public SawyerEnv {
     Scalar reward = Py(2) * object_grasped;
     if (grasp_success && tcp_to_obj < 0.035) reward = Py(1) + Py(2) * object_grasped + Py(5 * in_place);
     if (obj_to_target <= 0.05) reward = Py(10.0);
-    Eval e;
-    e.reward = reward.v;
-    e.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
-    e.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
-    e.grasp_success = grasp_success ? 1.0 : 0.0;
-    e.grasp_reward = object_grasped.v;
-    e.in_place_reward = in_place;
-    e.obj_to_target = obj_to_target;
-    return e;
+    return {reward.v,
+            Flag(obj_to_target <= 0.07),
+            Flag(tcp_to_obj <= 0.03),
+            Flag(grasp_success),
+            object_grasped.v,
+            in_place,
+            obj_to_target};
   }
 
  private:

@@ -32,13 +32,7 @@ class PickOutOfHole : public SawyerEnv {
     target_pos_ = {v[3], v[4], v[5]};
   }
 
-  void ObjectObs(double* o) const override {
-    const Vec3 p = BodyPos(obj_);
-    o[0] = p[0];
-    o[1] = p[1];
-    o[2] = p[2];
-    for (int i = 0; i < 4; ++i) o[3 + i] = d_->xquat[4 * obj_ + i];
-  }
+  void ObjectObs(double* o) const override { BodyObs(obj_, o); }
 
   Eval Evaluate(const double* obs, const float* action) override {
     const Vec3 obj = ObsVec(obs, 4);
@@ -57,15 +51,13 @@ class PickOutOfHole : public SawyerEnv {
     const bool grasp_success = tcp_to_obj < 0.04 && obj[2] - 0.02 > obj_init_pos_[2] && !(obs[3] < 0.33);
     if (grasp_success) reward = reward + Py(1.0 + 5.0 * HamacherProduct(in_place, above_floor));
     if (obj_to_target < 0.05) reward = Py(10.0);  // the base's TARGET_RADIUS
-    Eval e;
-    e.reward = reward.v;
-    e.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
-    e.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
-    e.grasp_success = grasp_success ? 1.0 : 0.0;
-    e.grasp_reward = object_grasped.v;
-    e.in_place_reward = in_place;
-    e.obj_to_target = obj_to_target;
-    return e;
+    return {reward.v,
+            Flag(obj_to_target <= 0.07),
+            Flag(tcp_to_obj <= 0.03),
+            Flag(grasp_success),
+            object_grasped.v,
+            in_place,
+            obj_to_target};
   }
 
  private:

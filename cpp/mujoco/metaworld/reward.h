@@ -110,6 +110,9 @@ inline double RectPrismTolerance(const double* curr, const double* zero, const d
   return x * y * z;
 }
 
+// A condition as the reference's float(bool) info entry.
+inline double Flag(bool b) { return b ? 1.0 : 0.0; }
+
 // clip((clip(a, -1, 1) + 1) / 2, 0, 1) on the float32 grip action: float32
 // throughout, as numpy keeps the action's type.
 inline double GrabEffortReward(float a) {

@@ -95,6 +95,11 @@ class SawyerEnv : public MujocoEnv {
   // scipy's Rotation.from_matrix(xmat).as_quat() (x, y, z, w) of a geom.
   void GeomQuat(int geom, double* q) const { MatQuat(d_->geom_xmat + 9 * geom, q); }
   static void MatQuat(const double* xmat, double* q);
+  // A body's position and MuJoCo quaternion (w, x, y, z) into o[0..7).
+  void BodyObs(int body, double* o) const {
+    for (int i = 0; i < 3; ++i) o[i] = d_->xpos[3 * body + i];
+    for (int i = 0; i < 4; ++i) o[3 + i] = d_->xquat[4 * body + i];
+  }
   Vec3 TcpCenter() const;
   // _set_obj_xyz: qpos[9:12] = pos, qvel[9:15] = 0, mj_forward.
   void SetObjXyz(const Vec3& pos);

@@ -68,15 +68,13 @@ class ShelfPlace : public SawyerEnv {
     if (tcp_to_obj < 0.025 && tcp_opened > 0 && obj[2] - 0.01 > obj_init_pos_[2])
       reward = reward + Py(1.0 + 5.0 * in_place);
     if (obj_to_target < kTargetRadius) reward = Py(10.0);
-    Eval e;
-    e.reward = reward.v;
-    e.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
-    e.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
-    e.grasp_success = (TouchingMainObject() && tcp_opened > 0 && obj[2] - 0.02 > obj_init_pos_[2]) ? 1.0 : 0.0;
-    e.grasp_reward = object_grasped.v;
-    e.in_place_reward = in_place;
-    e.obj_to_target = obj_to_target;
-    return e;
+    return {reward.v,
+            Flag(obj_to_target <= 0.07),
+            Flag(tcp_to_obj <= 0.03),
+            Flag(TouchingMainObject() && tcp_opened > 0 && obj[2] - 0.02 > obj_init_pos_[2]),
+            object_grasped.v,
+            in_place,
+            obj_to_target};
   }
 
  private:

@@ -84,15 +84,13 @@ class StickTask : public SawyerEnv {
       if (container_to_target <= kTargetRadius) reward = Py(10.0);
     }
     const bool grasp_success = TouchingMainObject() && tcp_opened > 0 && obs[6] - 0.01 > stick_init_[2];
-    Eval e;
-    e.reward = reward.v;
-    e.success = (grasp_success && container_to_target <= 0.12) ? 1.0 : 0.0;
-    e.near_object = tcp_to_stick <= 0.03 ? 1.0 : 0.0;
-    e.grasp_success = grasp_success ? 1.0 : 0.0;
-    e.grasp_reward = object_grasped.v;
-    e.in_place_reward = stick_in_place;
-    e.obj_to_target = container_to_target;
-    return e;
+    return {reward.v,
+            Flag(grasp_success && container_to_target <= 0.12),
+            Flag(tcp_to_stick <= 0.03),
+            Flag(grasp_success),
+            object_grasped.v,
+            stick_in_place,
+            container_to_target};
   }
 
   Eval EvaluatePull(const double* obs, const float* action) {
@@ -110,13 +108,12 @@ class StickTask : public SawyerEnv {
     // The stick into the handle: z errors count twice.
     const double stick_to_container =
         Norm3((stick[0] - container[0]) * 1.0, (stick[1] - container[1]) * 1.0, (stick[2] - container[2]) * 2.0);
-    const double stick_in_place_margin = Norm3((stick_init_[0] - container_init[0]) * 1.0,
-                                               (stick_init_[1] - container_init[1]) * 1.0,
-                                               (stick_init_[2] - container_init[2]) * 2.0);
+    const double stick_in_place_margin =
+        Norm3((stick_init_[0] - container_init[0]) * 1.0, (stick_init_[1] - container_init[1]) * 1.0,
+              (stick_init_[2] - container_init[2]) * 2.0);
     const double stick_in_place = Tolerance(stick_to_container, 0, kTargetRadius, stick_in_place_margin);
     const double stick_in_place_2 = Tolerance(Dist(stick, target), 0, kTargetRadius, Dist(stick_init_, target));
-    const double container_in_place =
-        Tolerance(Dist(container, target), 0, kTargetRadius, Dist(obj_init_pos_, target));
+    const double container_in_place = Tolerance(Dist(container, target), 0, kTargetRadius, Dist(obj_init_pos_, target));
     Scalar object_grasped = GripperCagingReward(action, stick, 0.014, 0.05, 0.01, 0.01, 1.0, true);
     const bool grasped = tcp_to_stick < 0.02 && tcp_opened > 0 && stick[2] - 0.01 > stick_init_[2];
     if (grasped) object_grasped = Py(1);
@@ -130,15 +127,13 @@ class StickTask : public SawyerEnv {
         if (handle_to_target <= 0.12) reward = Py(10.0);
       }
     }
-    Eval e;
-    e.reward = reward.v;
-    e.success = (handle_to_target <= 0.12 && inserted) ? 1.0 : 0.0;
-    e.near_object = tcp_to_stick <= 0.03 ? 1.0 : 0.0;
-    e.grasp_success = (TouchingMainObject() && tcp_opened > 0 && stick[2] - 0.02 > obj_init_pos_[2]) ? 1.0 : 0.0;
-    e.grasp_reward = object_grasped.v;
-    e.in_place_reward = stick_in_place;
-    e.obj_to_target = handle_to_target;
-    return e;
+    return {reward.v,
+            Flag(handle_to_target <= 0.12 && inserted),
+            Flag(tcp_to_stick <= 0.03),
+            Flag(TouchingMainObject() && tcp_opened > 0 && stick[2] - 0.02 > obj_init_pos_[2]),
+            object_grasped.v,
+            stick_in_place,
+            handle_to_target};
   }
 
   // _stick_is_inserted: the stick's end past the handle, within 4 cm of it
