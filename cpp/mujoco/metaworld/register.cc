@@ -5,6 +5,9 @@
 #include <utility>
 
 #include "cpp/core/family.h"
+#include "cpp/mujoco/metaworld/basketball.h"
+#include "cpp/mujoco/metaworld/bin_picking.h"
+#include "cpp/mujoco/metaworld/box_close.h"
 #include "cpp/mujoco/metaworld/button_press.h"
 #include "cpp/mujoco/metaworld/coffee_button.h"
 #include "cpp/mujoco/metaworld/coffee_mug.h"
@@ -13,9 +16,14 @@
 #include "cpp/mujoco/metaworld/door_lock.h"
 #include "cpp/mujoco/metaworld/drawer.h"
 #include "cpp/mujoco/metaworld/faucet.h"
+#include "cpp/mujoco/metaworld/hammer.h"
 #include "cpp/mujoco/metaworld/hand_insert.h"
 #include "cpp/mujoco/metaworld/handle.h"
 #include "cpp/mujoco/metaworld/lever_pull.h"
+#include "cpp/mujoco/metaworld/nut.h"
+#include "cpp/mujoco/metaworld/peg_insert_side.h"
+#include "cpp/mujoco/metaworld/peg_unplug_side.h"
+#include "cpp/mujoco/metaworld/pick_out_of_hole.h"
 #include "cpp/mujoco/metaworld/pick_place.h"
 #include "cpp/mujoco/metaworld/pick_place_wall.h"
 #include "cpp/mujoco/metaworld/plate_slide.h"
@@ -24,7 +32,9 @@
 #include "cpp/mujoco/metaworld/push_wall.h"
 #include "cpp/mujoco/metaworld/reach.h"
 #include "cpp/mujoco/metaworld/reach_wall.h"
+#include "cpp/mujoco/metaworld/shelf_place.h"
 #include "cpp/mujoco/metaworld/soccer.h"
+#include "cpp/mujoco/metaworld/stick.h"
 #include "cpp/mujoco/metaworld/sweep.h"
 #include "cpp/mujoco/metaworld/sweep_into.h"
 #include "cpp/mujoco/metaworld/window.h"
@@ -47,6 +57,10 @@ void Register() {
   namespace mw = envpool::mujoco::metaworld;
   envpool::mujoco::CheckMujocoVersion();
   envpool::mujoco::InstallMujocoHandlers();
+  RegisterTask<mw::Assembly>("Assembly");
+  RegisterTask<mw::Basketball>("Basketball");
+  RegisterTask<mw::BinPicking>("BinPicking");
+  RegisterTask<mw::BoxClose>("BoxClose");
   RegisterTask<mw::ButtonPress>("ButtonPress");
   RegisterTask<mw::ButtonPressTopdown>("ButtonPressTopdown");
   RegisterTask<mw::ButtonPressTopdownWall>("ButtonPressTopdownWall");
@@ -55,6 +69,7 @@ void Register() {
   RegisterTask<mw::CoffeePull>("CoffeePull");
   RegisterTask<mw::CoffeePush>("CoffeePush");
   RegisterTask<mw::DialTurn>("DialTurn");
+  RegisterTask<mw::Disassemble>("Disassemble");
   RegisterTask<mw::DoorClose>("DoorClose");
   RegisterTask<mw::DoorLock>("DoorLock");
   RegisterTask<mw::DoorOpen>("DoorOpen");
@@ -63,12 +78,16 @@ void Register() {
   RegisterTask<mw::DrawerOpen>("DrawerOpen");
   RegisterTask<mw::FaucetClose>("FaucetClose");
   RegisterTask<mw::FaucetOpen>("FaucetOpen");
+  RegisterTask<mw::Hammer>("Hammer");
   RegisterTask<mw::HandInsert>("HandInsert");
   RegisterTask<mw::HandlePress>("HandlePress");
   RegisterTask<mw::HandlePressSide>("HandlePressSide");
   RegisterTask<mw::HandlePull>("HandlePull");
   RegisterTask<mw::HandlePullSide>("HandlePullSide");
   RegisterTask<mw::LeverPull>("LeverPull");
+  RegisterTask<mw::PegInsertSide>("PegInsertSide");
+  RegisterTask<mw::PegUnplugSide>("PegUnplugSide");
+  RegisterTask<mw::PickOutOfHole>("PickOutOfHole");
   RegisterTask<mw::PickPlace>("PickPlace");
   RegisterTask<mw::PickPlaceWall>("PickPlaceWall");
   RegisterTask<mw::PlateSlide>("PlateSlide");
@@ -80,7 +99,10 @@ void Register() {
   RegisterTask<mw::PushWall>("PushWall");
   RegisterTask<mw::Reach>("Reach");
   RegisterTask<mw::ReachWall>("ReachWall");
+  RegisterTask<mw::ShelfPlace>("ShelfPlace");
   RegisterTask<mw::Soccer>("Soccer");
+  RegisterTask<mw::StickPull>("StickPull");
+  RegisterTask<mw::StickPush>("StickPush");
   RegisterTask<mw::Sweep>("Sweep");
   RegisterTask<mw::SweepInto>("SweepInto");
   RegisterTask<mw::WindowClose>("WindowClose");

@@ -4,6 +4,8 @@
 #ifndef ENVPOOL_MUJOCO_METAWORLD_REWARD_H_
 #define ENVPOOL_MUJOCO_METAWORLD_REWARD_H_
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -106,6 +108,28 @@ inline double RectPrismTolerance(const double* curr, const double* zero, const d
   const double y = (curr[1] - zero[1]) / (one[1] - zero[1]);
   const double z = (curr[2] - zero[2]) / (one[2] - zero[2]);
   return x * y * z;
+}
+
+// A condition as the reference's float(bool) info entry.
+inline double Flag(bool b) { return b ? 1.0 : 0.0; }
+
+// clip((clip(a, -1, 1) + 1) / 2, 0, 1) on the float32 grip action: float32
+// throughout, as numpy keeps the action's type.
+inline double GrabEffortReward(float a) {
+  const float clipped = std::min(std::max(a, -1.0f), 1.0f);
+  return std::min(std::max((clipped + 1.0f) / 2.0f, 0.0f), 1.0f);
+}
+
+// norm(q - ideal) of an observed quaternion (w, x, y z), numpy's dot order.
+inline double QuatError(const double* q, const std::array<double, 4>& ideal) {
+  const double d0 = q[0] - ideal[0], d1 = q[1] - ideal[1], d2 = q[2] - ideal[2], d3 = q[3] - ideal[3];
+  return std::sqrt(std::fma(d3, d3, std::fma(d2, d2, std::fma(d1, d1, d0 * d0))));
+}
+
+// The "floor" several tasks keep the hand above: a funnel, 0 within
+// `threshold` of its centre, scale * log(radius - threshold) + offset beyond.
+inline double FunnelFloor(double radius, double threshold, double scale, double offset) {
+  return radius <= threshold ? 0.0 : scale * std::log(radius - threshold) + offset;
 }
 
 }  // namespace envpool::mujoco::metaworld

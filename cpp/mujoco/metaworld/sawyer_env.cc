@@ -104,6 +104,12 @@ int SawyerEnv::GeomId(const char* name) const {
   return id;
 }
 
+int SawyerEnv::JointQposAdr(const char* name) const {
+  const int id = mj_name2id(m_, mjOBJ_JOINT, name);
+  if (id < 0) throw std::invalid_argument(std::string("the model has no joint '") + name + "'");
+  return m_->jnt_qposadr[id];
+}
+
 void SawyerEnv::MatQuat(const double* m, double* q) {
   // scipy's branch on the largest of the diagonal and the trace (the first
   // on ties), then normalization; xyzw order.
@@ -179,19 +185,21 @@ bool SawyerEnv::TouchingObject(int geom) const {
 
 Scalar SawyerEnv::GripperCagingReward(const float* action, const Vec3& obj_pos, double obj_radius,
                                       double pad_success_thresh, double object_reach_radius, double xz_thresh,
-                                      double desired_gripper_effort, bool high_density, bool medium_density) const {
+                                      double desired_gripper_effort, bool high_density, bool medium_density,
+                                      const Vec3* init_pos) const {
+  const Vec3& obj_init = init_pos != nullptr ? *init_pos : obj_init_pos_;
   const Vec3 left_pad = BodyPos(left_pad_), right_pad = BodyPos(right_pad_);
   const double pad_y[2] = {left_pad[1], right_pad[1]};
   double caging_lr[2];
   for (int i = 0; i < 2; ++i) {
     const double to_obj = std::abs(pad_y[i] - obj_pos[1]);
-    const double to_obj_init = std::abs(pad_y[i] - obj_init_pos_[1]);
+    const double to_obj_init = std::abs(pad_y[i] - obj_init[1]);
     const double margin = std::abs(to_obj_init - pad_success_thresh);
     caging_lr[i] = Tolerance(to_obj, obj_radius, pad_success_thresh, margin);
   }
   const double caging_y = HamacherProduct(caging_lr[0], caging_lr[1]);
   const Vec3 tcp = TcpCenter();
-  double caging_xz_margin = Norm2(obj_init_pos_[0] - init_tcp_[0], obj_init_pos_[2] - init_tcp_[2]);
+  double caging_xz_margin = Norm2(obj_init[0] - init_tcp_[0], obj_init[2] - init_tcp_[2]);
   caging_xz_margin -= xz_thresh;
   const double caging_xz = Tolerance(Norm2(tcp[0] - obj_pos[0], tcp[2] - obj_pos[2]), 0, xz_thresh, caging_xz_margin);
   // min(max(0, action[-1]), effort) / effort: float32 when it is the action.
@@ -202,7 +210,7 @@ Scalar SawyerEnv::GripperCagingReward(const float* action, const Vec3& obj_pos, 
   if (high_density) caging_and_gripping = (caging_and_gripping + caging) / Py(2);
   if (medium_density) {
     const double tcp_to_obj = Dist(obj_pos, tcp);
-    const double tcp_to_obj_init = Dist(obj_init_pos_, init_tcp_);
+    const double tcp_to_obj_init = Dist(obj_init, init_tcp_);
     const double reach_margin = std::abs(tcp_to_obj_init - object_reach_radius);
     const double reach = Tolerance(tcp_to_obj, 0, object_reach_radius, reach_margin);
     caging_and_gripping = (caging_and_gripping + Py(reach)) / Py(2);

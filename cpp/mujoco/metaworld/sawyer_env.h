@@ -84,6 +84,7 @@ class SawyerEnv : public MujocoEnv {
   // Model lookups (throw at make when the model lacks the name).
   int SiteId(const char* name) const;
   int GeomId(const char* name) const;
+  int JointQposAdr(const char* name) const;  // a joint's qpos address
   Vec3 BodyPos(int body) const { return {d_->xpos[3 * body], d_->xpos[3 * body + 1], d_->xpos[3 * body + 2]}; }
   Vec3 SitePos(int site) const {
     return {d_->site_xpos[3 * site], d_->site_xpos[3 * site + 1], d_->site_xpos[3 * site + 2]};
@@ -94,6 +95,11 @@ class SawyerEnv : public MujocoEnv {
   // scipy's Rotation.from_matrix(xmat).as_quat() (x, y, z, w) of a geom.
   void GeomQuat(int geom, double* q) const { MatQuat(d_->geom_xmat + 9 * geom, q); }
   static void MatQuat(const double* xmat, double* q);
+  // A body's position and MuJoCo quaternion (w, x, y, z) into o[0..7).
+  void BodyObs(int body, double* o) const {
+    for (int i = 0; i < 3; ++i) o[i] = d_->xpos[3 * body + i];
+    for (int i = 0; i < 4; ++i) o[3 + i] = d_->xquat[4 * body + i];
+  }
   Vec3 TcpCenter() const;
   // _set_obj_xyz: qpos[9:12] = pos, qvel[9:15] = 0, mj_forward.
   void SetObjXyz(const Vec3& pos);
@@ -106,10 +112,12 @@ class SawyerEnv : public MujocoEnv {
   // touching_object: both finger pads push on the geom.
   bool TouchingObject(int geom) const;
   bool TouchingMainObject() const { return TouchingObject(main_geom_); }
-  // SawyerXYZEnv._gripper_caging_reward.
+  // SawyerXYZEnv._gripper_caging_reward; its margins from obj_init_pos_, or
+  // from init_pos (the stick tasks' override measures from the stick's start).
   Scalar GripperCagingReward(const float* action, const Vec3& obj_pos, double obj_radius, double pad_success_thresh,
                              double object_reach_radius, double xz_thresh, double desired_gripper_effort = 1.0,
-                             bool high_density = false, bool medium_density = false) const;
+                             bool high_density = false, bool medium_density = false,
+                             const Vec3* init_pos = nullptr) const;
 
   // The pads-only caging reward several tasks define for themselves
   // (PushBack, SweepInto, ...): the pads caging and gripping the object in

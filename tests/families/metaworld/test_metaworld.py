@@ -47,10 +47,23 @@ IDS = list(mw_tasks.TASK_IDS)
 INFO_KEYS = ("success", "near_object", "grasp_success", "grasp_reward", "in_place_reward", "obj_to_target",
              "unscaled_reward")  # fmt: skip
 FLAG_KEYS = ("success", "near_object", "grasp_success")
-# The tasks whose reset_model redraws until the object and the goal are 15 cm apart.
-RESAMPLED = {f"MetaWorld/{t}-v3" for t in ("Reach", "ReachWall", "Push", "PushWall", "PushBack", "PickPlace",
-                                            "PickPlaceWall", "CoffeePush", "CoffeePull",
-                                            "HandInsert", "Soccer")}  # fmt: skip
+# The tasks whose reset_model redraws until the vector's first two x-y pairs (object
+# and goal, or their stand-ins) are this far apart.
+RESAMPLED = {
+    **dict.fromkeys((f"MetaWorld/{t}-v3" for t in ("Reach", "ReachWall", "Push", "PushWall", "PushBack", "PickPlace",
+                                                    "PickPlaceWall", "CoffeePush", "CoffeePull", "HandInsert",
+                                                    "Soccer", "PickOutOfHole", "Basketball")), 0.15),
+    **dict.fromkeys((f"MetaWorld/{t}-v3" for t in ("ShelfPlace", "PegInsertSide", "StickPush", "StickPull",
+                                                    "Assembly", "Disassemble")), 0.1),
+    "MetaWorld/BoxClose-v3": 0.25,
+}  # fmt: skip
+# The fast suite is over its time budget: for the ids ported last (2-3 s each per
+# test), only the goal-hidden alignment runs there; the goal-observable alignment
+# and the task-vector sweep are slow.
+LATER = {f"MetaWorld/{t}-v3" for t in ("PickOutOfHole", "BoxClose", "Hammer", "Basketball", "ShelfPlace",
+                                        "PegInsertSide", "PegUnplugSide", "StickPush", "StickPull", "Assembly",
+                                        "Disassemble", "BinPicking")}  # fmt: skip
+IDS_LATER_SLOW = [pytest.param(t, marks=pytest.mark.slow) if t in LATER else t for t in IDS]
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
@@ -133,7 +146,7 @@ def test_alignment(task_id):
     align(task_id, episodes=2, steps=120)
 
 
-@pytest.mark.parametrize("task_id", IDS)
+@pytest.mark.parametrize("task_id", IDS_LATER_SLOW)
 def test_alignment_goal_observable(task_id):
     # The scripted policy reads the goal from the observation: with it observed,
     # grasps, lifts and successes happen within the episode.
@@ -168,7 +181,7 @@ def test_ids_are_envpools():
         assert envpool.make_spec(tid).max_episode_steps == 500 if hasattr(envpool, "make_spec") else True
 
 
-@pytest.mark.parametrize("task_id", IDS)
+@pytest.mark.parametrize("task_id", IDS_LATER_SLOW)
 def test_task_vectors_are_uniform_and_accepted(task_id):
     """Every reset draws a new vector in the task's random reset space that the
     reference's resampling loop accepts (it would loop forever on a frozen bad one:
@@ -185,7 +198,7 @@ def test_task_vectors_are_uniform_and_accepted(task_id):
     assert (v >= low).all() and (v <= high).all()
     assert len(np.unique(v, axis=0)) == len(v)
     if task_id in RESAMPLED:
-        assert (np.linalg.norm(v[:, :2] - v[:, 3:5], axis=1) >= 0.15).all()
+        assert (np.linalg.norm(v[:, :2] - v[:, 3:5], axis=1) >= RESAMPLED[task_id]).all()
     # Spread over the space (a stuck or constant coordinate fails).
     span = (v.max(0) - v.min(0)) / np.where(high > low, high - low, 1)
     assert (span[high > low] > 0.5).all(), span
