@@ -362,22 +362,23 @@ def _configs_spec(
     bases, configs, per_env = _hoist_common_options(ids, bases, configs, env_task, per_env)
     # The engine's configs: every task's own first (their index is the task's), then
     # one per distinct (task, options) pair that env_options adds.
-    specs, config_task, opts_of = list(bases), list(range(len(bases))), [{} for _ in bases]
+    specs, config_task = list(bases), list(range(len(bases)))
+    opts_of: list[dict[str, Any]] = [{} for _ in bases]
     groups: dict[Any, int] = {(t, _frozen({})): t for t in range(len(bases))}
     env_config = []
     for i, opts in enumerate(per_env):
         t = env_task[i]
-        key = (t, _frozen(opts))
-        if key not in groups:
+        group = (t, _frozen(opts))
+        if group not in groups:
             try:
                 spec = _task_spec(ids[t], {**configs[t], **opts})
             except (TypeError, ValueError) as e:  # an unknown key, a bad value: say whose
                 raise type(e)(f"env_options of env {i}: {e}") from e
-            groups[key] = len(specs)
+            groups[group] = len(specs)
             specs.append(spec)
             config_task.append(t)
             opts_of.append(opts)
-        env_config.append(groups[key])
+        env_config.append(groups[group])
     envs_of = [[i for i, g in enumerate(env_config) if g == c] for c in range(len(specs))]
     for c in range(len(bases), len(specs)):
         t = config_task[c]

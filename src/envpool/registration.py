@@ -142,7 +142,7 @@ def set_family_python(family: str, side: PythonSide) -> None:
     _FAMILY_PYTHON[family] = side
 
 
-def subscribe(callback: Callable[[TaskSpec], None]) -> None:
+def subscribe(callback: Callable[[TaskSpec], object]) -> None:
     """Call ``callback(task)`` for every registered task now, in registration order, and
     for each task registered later. Subscribing the same callback again changes nothing."""
     if callback in _SUBSCRIBERS:

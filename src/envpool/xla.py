@@ -52,8 +52,7 @@ except ImportError:  # pragma: no cover - a JAX that moved it
     _dce_rules = None
 
 from envpool import _envpool, _keys
-
-Batch = _envpool.Batch
+from envpool._envpool import Batch
 
 if not getattr(_envpool, "has_xla", False):
     raise ImportError(
