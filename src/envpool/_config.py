@@ -26,9 +26,12 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
 
 import numpy as np
 
@@ -213,7 +216,7 @@ def _envpool_125_keywords(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
-def is_seed_list(seed: Any) -> bool:
+def is_seed_list(seed: Any) -> TypeIs[Sequence[int] | np.ndarray]:
     """Whether make's ``seed`` is one seed per env (a sequence) rather than an int."""
     return isinstance(seed, (list, tuple, range, np.ndarray))
 

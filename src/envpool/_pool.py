@@ -286,7 +286,7 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         if self._xla_slot is not None:
             self._xla_slot.bind(self._pool._engine())
 
-    def _xla_package(self, result: tuple) -> Any:
+    def _xla_package(self, result: Batch) -> Any:
         """The interface's result of an XLA recv/step, from the engine's 7-tuple of JAX
         arrays (the counterpart of the interface's _package)."""
         raise NotImplementedError

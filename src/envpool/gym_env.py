@@ -76,7 +76,7 @@ class GymEnvSpec(EnvSpec):
         return _convert_space(EnvSpec.action_space.fget(self), _gym_module())  # type: ignore[attr-defined]
 
 
-class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndarray], gymnasium.Env[Obs, Action]):
+class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndarray], gymnasium.Env[Obs, Action]):  # type: ignore[misc, override]  # gymnasium's Env and VectorEnv disagree on np_random_seed; EnvPool's spec, render() and read-only render_mode differ from gymnasium's by design (EnvPool 1.2's API)
     """A batch of envs behind EnvPool's gym-style API.
 
     Like EnvPool 1.2's, the pool is a ``gymnasium.Env`` (so ``gymnasium.Wrapper`` can
@@ -148,7 +148,7 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndar
             raise
         return self._package(result)
 
-    def close(self) -> None:
+    def close(self) -> None:  # type: ignore[override]  # EnvPool's gym close() takes no options
         """Stop the worker threads (reset() rebuilds the pool)."""
         PoolBase.close(self)
 

@@ -15,7 +15,7 @@ from envpool._pool import Batch, PoolBase, add_players, env_ids_from_mask
 from envpool._tree import rows_where, tree_map
 
 
-class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndarray], gymnasium.Env[Obs, Action]):
+class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndarray], gymnasium.Env[Obs, Action]):  # type: ignore[misc, override]  # gymnasium's Env and VectorEnv disagree on np_random_seed; EnvPool's spec, render() and read-only render_mode differ from gymnasium's by design (EnvPool 1.2's API)
     """A batch of envs stepped in C++, behind gymnasium's VectorEnv API.
 
     Like EnvPool 1.2's, the pool is also a ``gymnasium.Env`` (so ``gymnasium.Wrapper``

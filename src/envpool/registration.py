@@ -89,7 +89,7 @@ _REGISTRY: dict[str, TaskSpec] = {}
 # The Python side a task of a family gets when registered without one (set by the
 # family's task module): a user's task on a built-in family keeps its Python options.
 _FAMILY_PYTHON: dict[str, PythonSide] = {}
-_SUBSCRIBERS: list[Callable[[TaskSpec], None]] = []
+_SUBSCRIBERS: list[Callable[[TaskSpec], object]] = []
 # Ids a family knows but does not run, with why (make() raises it as a MakeError).
 _REFUSED: dict[str, str] = {}
 
