@@ -30,14 +30,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
-
 import numpy as np
 
 from envpool import _envpool, _keys
 from envpool._spec import Config, EnvSpec
 from envpool.registration import MakeError, TaskSpec, lookup, make_errors
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
 
 # The engine's options, which every family takes (layer 1 below; C++, EngineDefaults:
 # the one list of them).
