@@ -1,9 +1,10 @@
-"""The style configs stay applied: ruff (lint + format) over the Python, clang-format over the
-C++, and the generic C++ (core, binding, header-only families) compiles without a warning under
--Wall -Wextra. The tools come with the test extra."""
+"""The style configs stay applied: ruff (lint + format) over the Python, mypy over the package,
+clang-format over the C++, and the generic C++ (core, binding, header-only families) compiles
+without a warning under -Wall -Wextra. The tools come with the test extra."""
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -45,6 +46,16 @@ def test_cpp_is_clang_formatted() -> None:
         [_tool("clang-format"), "--dry-run", "--Werror", *files], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert out.returncode == 0, out.stderr[-4000:]
+
+
+@pytest.mark.slow  # ~40 s of CPU on a cold cache (a few seconds once .mypy_cache holds it)
+def test_package_type_checks() -> None:
+    """mypy with the committed configuration (pyproject.toml's [tool.mypy]: src/envpool, the
+    extension typed by src/envpool/_envpool.pyi) finds no error."""
+    if importlib.util.find_spec("mypy") is None:
+        pytest.fail("mypy is not installed: pip install '.[test]'")
+    out = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert out.returncode == 0 and "Success: no issues found" in out.stdout, (out.stdout + out.stderr)[-6000:]
 
 
 @pytest.mark.slow  # ~15 s of compiling

@@ -12,8 +12,9 @@ from typing import Any
 
 from envpool import _native
 
-_envpool = _native.load()
-
+# load() imports the extension as the submodule envpool._envpool (typed by _envpool.pyi).
+_native.load()
+from envpool import _envpool
 from envpool import registration as _registration
 from envpool._interfaces import DMEnvPool, EnvPool, GymnasiumEnvPool
 from envpool._make import make, make_dm, make_gym, make_gymnasium, make_spec

@@ -26,15 +26,18 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from envpool import _envpool, _keys
 from envpool._spec import Config, EnvSpec
 from envpool.registration import MakeError, TaskSpec, lookup, make_errors
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
 
 # The engine's options, which every family takes (layer 1 below; C++, EngineDefaults:
 # the one list of them).
@@ -213,7 +216,7 @@ def _envpool_125_keywords(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
-def is_seed_list(seed: Any) -> bool:
+def is_seed_list(seed: Any) -> TypeIs[Sequence[int] | np.ndarray]:
     """Whether make's ``seed`` is one seed per env (a sequence) rather than an int."""
     return isinstance(seed, (list, tuple, range, np.ndarray))
 
@@ -362,22 +365,23 @@ def _configs_spec(
     bases, configs, per_env = _hoist_common_options(ids, bases, configs, env_task, per_env)
     # The engine's configs: every task's own first (their index is the task's), then
     # one per distinct (task, options) pair that env_options adds.
-    specs, config_task, opts_of = list(bases), list(range(len(bases))), [{} for _ in bases]
+    specs, config_task = list(bases), list(range(len(bases)))
+    opts_of: list[dict[str, Any]] = [{} for _ in bases]
     groups: dict[Any, int] = {(t, _frozen({})): t for t in range(len(bases))}
     env_config = []
     for i, opts in enumerate(per_env):
         t = env_task[i]
-        key = (t, _frozen(opts))
-        if key not in groups:
+        group = (t, _frozen(opts))
+        if group not in groups:
             try:
                 spec = _task_spec(ids[t], {**configs[t], **opts})
             except (TypeError, ValueError) as e:  # an unknown key, a bad value: say whose
                 raise type(e)(f"env_options of env {i}: {e}") from e
-            groups[key] = len(specs)
+            groups[group] = len(specs)
             specs.append(spec)
             config_task.append(t)
             opts_of.append(opts)
-        env_config.append(groups[key])
+        env_config.append(groups[group])
     envs_of = [[i for i, g in enumerate(env_config) if g == c] for c in range(len(specs))]
     for c in range(len(bases), len(specs)):
         t = config_task[c]

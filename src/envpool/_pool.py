@@ -12,14 +12,14 @@ import numpy as np
 
 from envpool import _envpool, _keys
 from envpool._config import engine_config, make_pool_spec, split_seeds, task_of
+from envpool._envpool import Batch
 from envpool._frames import resize_linear
 from envpool._interfaces import EnvPoolMixin, TaskId
 from envpool._model import ModelMixin
 from envpool._tree import dotted_leaves
 
-# What every engine call returns: a named tuple (struct sequence) with the
+# What every engine call returns (Batch): a named tuple (struct sequence) with the
 # fields obs, reward, terminated, truncated, discount, info, final.
-Batch = _envpool.Batch
 
 # Engine pools made elsewhere than by _envpool.Pool, by family: (spec, with_discount)
 # -> pool (see add_pool_maker).
@@ -286,7 +286,7 @@ class PoolBase(ModelMixin, EnvPoolMixin):
         if self._xla_slot is not None:
             self._xla_slot.bind(self._pool._engine())
 
-    def _xla_package(self, result: tuple) -> Any:
+    def _xla_package(self, result: Batch) -> Any:
         """The interface's result of an XLA recv/step, from the engine's 7-tuple of JAX
         arrays (the counterpart of the interface's _package)."""
         raise NotImplementedError

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,9 +106,11 @@ class ArraySpec:
 def _array_spec(spec: ArraySpecTuple) -> ArraySpec:
     _, dtype_name, shape, low, high = spec
     dtype = np.dtype(dtype_name)
-    lo, hi = bounds(low, shape, dtype), bounds(high, shape, dtype)
-    if lo.size and np.all(lo == lo.flat[0]) and np.all(hi == hi.flat[0]):
-        lo, hi = lo.flat[0].item(), hi.flat[0].item()  # uniform bounds: scalars, as EnvPool
+    full_lo, full_hi = bounds(low, shape, dtype), bounds(high, shape, dtype)
+    lo: np.ndarray | float | bool = full_lo
+    hi: np.ndarray | float | bool = full_hi
+    if full_lo.size and np.all(full_lo == full_lo.flat[0]) and np.all(full_hi == full_hi.flat[0]):
+        lo, hi = full_lo.flat[0].item(), full_hi.flat[0].item()  # uniform bounds: scalars, as EnvPool
     if dtype == np.bool_:
         lo, hi = False, True
     return ArraySpec(dtype, list(shape), lo, hi, is_discrete(spec))
@@ -261,7 +264,7 @@ def _state_class(names: tuple[str, ...]) -> Any:
     cannot be found by name."""
     cls = _STATE_CLASSES.get(names)
     if cls is None:
-        cls = collections.namedtuple("State", names)  # type: ignore[misc]
+        cls = _namedtuple("State", names)
         cls.__reduce__ = lambda self: (_make_state, (type(self)._fields, tuple(self)))
         _STATE_CLASSES[names] = cls
     return cls
@@ -275,9 +278,12 @@ def _make_players(env_id: Any) -> Any:
     return _Players(env_id)
 
 
+# namedtuple() as a plain function: mypy's namedtuple special case cannot type classes
+# made from run-time field lists, nor EnvPool's lower-case class name "players".
+_namedtuple: Callable[..., Any] = collections.namedtuple
 _STATE_CLASSES: dict[tuple[str, ...], Any] = {}
-_Players = collections.namedtuple("players", ["env_id"])
-_Players.__reduce__ = lambda self: (_make_players, (self.env_id,))  # type: ignore[method-assign]
+_Players = _namedtuple("players", ["env_id"])
+_Players.__reduce__ = lambda self: (_make_players, (self.env_id,))
 
 
 def observation_spec(spec: EnvSpec) -> Any:

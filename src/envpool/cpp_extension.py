@@ -116,7 +116,8 @@ def load_module(path: str | os.PathLike, name: str | None = None, _task_modules:
         raise FileNotFoundError(f"no envpool extension at {os.fspath(path)!r}")
     names = list(_envpool.load_families(real))
     stem = Path(real).stem
-    module = types.ModuleType(name or stem, f"envpool extension module {real}: families {', '.join(names)}")
+    # Any: the module carries the attributes families and built besides a module's own.
+    module: Any = types.ModuleType(name or stem, f"envpool extension module {real}: families {', '.join(names)}")
     module.__file__ = real
     module.families = tuple(names)
     module.built = False
@@ -194,18 +195,20 @@ def load(
     )
     record_path = build_dir / f"{name}.json"
     with _locked(build_dir / f"{name}.lock"):
-        path = None
+        cached: Path | None = None
         record = _read_json(record_path)
         if record is not None and record.get("key") == key:
             digest = _digest(key, record.get("deps", []))
             if digest is not None and (build_dir / f"{name}_{digest}.so").is_file():
-                path = build_dir / f"{name}_{digest}.so"
-        built = path is None
-        if built:
+                cached = build_dir / f"{name}_{digest}.so"
+        built = cached is None
+        if cached is None:
             path = _build(name, srcs, cflags, ldflags, build_dir, cxx, key, verbose)
-        elif verbose:
-            print(f"envpool.cpp_extension: {name}: up to date ({path})")
-    module = load_module(path, name)
+        else:
+            path = cached
+            if verbose:
+                print(f"envpool.cpp_extension: {name}: up to date ({path})")
+    module: Any = load_module(path, name)
     module.built = built
     return module
 
@@ -336,10 +339,10 @@ def _build(
                     log=log,
                     command=cmd,
                 )
-        deps = {str(s) for s in srcs}
+        found = {str(s) for s in srcs}
         for o in objs:
-            deps.update(_parse_deps(Path(f"{o}.d").read_text()))
-        deps = sorted(os.path.realpath(d) for d in deps)
+            found.update(_parse_deps(Path(f"{o}.d").read_text()))
+        deps = sorted(os.path.realpath(d) for d in found)
         digest = _digest(key, deps)
         out = build_dir / f"{name}_{digest}.so"
         # A new file for every build: a process that loaded the old one keeps it, and
@@ -372,7 +375,7 @@ def _state(jsonable: bool = False) -> dict | None:
         ts = lookup(task_id)
         if ts.family not in ours or (jsonable and ts.prepare is not None):
             continue
-        task = {"task_id": task_id, "family": ts.family, "config": dict(ts.config)}
+        task: dict[str, Any] = {"task_id": task_id, "family": ts.family, "config": dict(ts.config)}
         if not jsonable:
             task["prepare"] = ts.prepare
         tasks.append(task)

@@ -10,7 +10,7 @@ from dm_env import specs as dm_specs
 
 from envpool import _keys
 from envpool._interfaces import Action, DMEnvPoolMixin, EnvIds, Seed, TaskId
-from envpool._pool import PoolBase
+from envpool._pool import Batch, PoolBase
 from envpool._spec import _Players, obs_fields, observation_spec
 
 _LAST = int(dm_env.StepType.LAST)
@@ -89,7 +89,7 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
             raise
         return self._package(result)
 
-    def _xla_package(self, result: tuple) -> dm_env.TimeStep:
+    def _xla_package(self, result: Batch) -> dm_env.TimeStep:
         """_package with JAX arrays (no in-place assignment)."""
         import jax.numpy as jnp
 
@@ -97,7 +97,7 @@ class DmEnvPool(PoolBase, DMEnvPoolMixin, dm_env.Environment):
         step_type = jnp.where(terminated | truncated, _LAST, (info["elapsed_step"] != 0).astype(jnp.int32))
         return self._timestep(step_type, reward, discount, obs, info)
 
-    def _package(self, result: tuple) -> dm_env.TimeStep:
+    def _package(self, result: Batch) -> dm_env.TimeStep:
         obs, reward, terminated, truncated, discount, info = (
             result.obs,
             result.reward,

@@ -20,7 +20,7 @@ from gymnasium.vector import VectorEnv
 
 from envpool._config import autoreset_member
 from envpool._interfaces import Action, EnvIds, GymnasiumEnvPoolMixin, Obs, TaskId
-from envpool._pool import PoolBase, env_ids_from_mask
+from envpool._pool import Batch, PoolBase, env_ids_from_mask
 from envpool._spec import EnvSpec
 from envpool._tree import rows_where
 
@@ -76,7 +76,7 @@ class GymEnvSpec(EnvSpec):
         return _convert_space(EnvSpec.action_space.fget(self), _gym_module())  # type: ignore[attr-defined]
 
 
-class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndarray], gymnasium.Env[Obs, Action]):
+class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndarray], gymnasium.Env[Obs, Action]):  # type: ignore[misc, override]  # gymnasium's Env and VectorEnv disagree on np_random_seed; EnvPool's spec, render() and read-only render_mode differ from gymnasium's by design (EnvPool 1.2's API)
     """A batch of envs behind EnvPool's gym-style API.
 
     Like EnvPool 1.2's, the pool is a ``gymnasium.Env`` (so ``gymnasium.Wrapper`` can
@@ -148,15 +148,15 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndar
             raise
         return self._package(result)
 
-    def close(self) -> None:
+    def close(self) -> None:  # type: ignore[override]  # EnvPool's gym close() takes no options
         """Stop the worker threads (reset() rebuilds the pool)."""
         PoolBase.close(self)
 
-    def _reset_result(self, result: tuple) -> Any:
+    def _reset_result(self, result: Batch) -> Any:
         obs, info = result.obs, result.info
         return (obs, info) if self._return_info else obs
 
-    def _xla_package(self, result: tuple) -> tuple:
+    def _xla_package(self, result: Batch) -> tuple:
         """_package with JAX arrays. Same-step autoreset: info["final_observation"] holds
         the final observations as an array (zero rows where no episode ended) and
         info["final_info"] a dict of arrays, as JAX arrays hold no Python objects."""
@@ -167,7 +167,7 @@ class GymEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndar
             info["final_info"], info["_final_info"] = dict(final[1]), done
         return self._tuple(obs, reward, terminated, truncated, info)
 
-    def _package(self, result: tuple) -> tuple:
+    def _package(self, result: Batch) -> tuple:
         info, final = result.info, result.final
         if final is not None:
             _add_final(info, final, result.terminated | result.truncated)

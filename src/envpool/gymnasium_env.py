@@ -11,11 +11,11 @@ from gymnasium.vector.utils import batch_space
 
 from envpool._config import autoreset_member
 from envpool._interfaces import Action, EnvIds, GymnasiumEnvPoolMixin, Obs, ResetResult, Seed, StepResult, TaskId
-from envpool._pool import PoolBase, add_players, env_ids_from_mask
+from envpool._pool import Batch, PoolBase, add_players, env_ids_from_mask
 from envpool._tree import rows_where, tree_map
 
 
-class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndarray], gymnasium.Env[Obs, Action]):
+class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, np.ndarray], gymnasium.Env[Obs, Action]):  # type: ignore[misc, override]  # gymnasium's Env and VectorEnv disagree on np_random_seed; EnvPool's spec, render() and read-only render_mode differ from gymnasium's by design (EnvPool 1.2's API)
     """A batch of envs stepped in C++, behind gymnasium's VectorEnv API.
 
     Like EnvPool 1.2's, the pool is also a ``gymnasium.Env`` (so ``gymnasium.Wrapper``
@@ -123,7 +123,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, n
             raise
         return self._package(result, False)
 
-    def _reset_result(self, result: tuple, full: bool) -> tuple[Any, dict[str, Any]]:
+    def _reset_result(self, result: Batch, full: bool) -> tuple[Any, dict[str, Any]]:
         obs, info = result.obs, result.info
         self._remember(obs, info, full)
         return obs, info
@@ -165,7 +165,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, n
             _put(merged, ids, obs)
         return merged
 
-    def _package(self, result: tuple, full: bool) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def _package(self, result: Batch, full: bool) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, reward, terminated, truncated, info, final = (
             result.obs,
             result.reward,
@@ -182,7 +182,7 @@ class GymnasiumEnvPool(PoolBase, GymnasiumEnvPoolMixin, VectorEnv[Obs, Action, n
             self._remember(obs, info, full)
         return obs, reward, terminated, truncated, info
 
-    def _xla_package(self, result: tuple) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+    def _xla_package(self, result: Batch) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         """_package with JAX arrays. Same-step autoreset: info["final_obs"] holds the final
         observations as an array (zero rows where no episode ended), as JAX arrays
         cannot hold Python's None."""

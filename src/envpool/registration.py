@@ -89,7 +89,7 @@ _REGISTRY: dict[str, TaskSpec] = {}
 # The Python side a task of a family gets when registered without one (set by the
 # family's task module): a user's task on a built-in family keeps its Python options.
 _FAMILY_PYTHON: dict[str, PythonSide] = {}
-_SUBSCRIBERS: list[Callable[[TaskSpec], None]] = []
+_SUBSCRIBERS: list[Callable[[TaskSpec], object]] = []
 # Ids a family knows but does not run, with why (make() raises it as a MakeError).
 _REFUSED: dict[str, str] = {}
 
@@ -142,7 +142,7 @@ def set_family_python(family: str, side: PythonSide) -> None:
     _FAMILY_PYTHON[family] = side
 
 
-def subscribe(callback: Callable[[TaskSpec], None]) -> None:
+def subscribe(callback: Callable[[TaskSpec], object]) -> None:
     """Call ``callback(task)`` for every registered task now, in registration order, and
     for each task registered later. Subscribing the same callback again changes nothing."""
     if callback in _SUBSCRIBERS:

@@ -43,17 +43,18 @@ try:
 except ImportError as e:  # pragma: no cover - exercised in a venv without jax
     raise ImportError('pool.xla() needs JAX: pip install "envpool[jax]"') from e
 
+from envpool import _envpool, _keys
+from envpool._envpool import Batch
+
 # JAX's dead-code elimination rules (no public API registers one; see _call_p below).
 # A JAX without them here gets the calls with a JAX effect instead: the same results,
 # dispatched through Python.
+_dce_rules: dict[Any, Any] | None
 try:
     from jax._src.interpreters.partial_eval import dce_rules as _dce_rules
 except ImportError:  # pragma: no cover - a JAX that moved it
     _dce_rules = None
 
-from envpool import _envpool, _keys
-
-Batch = _envpool.Batch
 
 if not getattr(_envpool, "has_xla", False):
     raise ImportError(
@@ -273,7 +274,7 @@ class XlaOps:
         when they enter a jitted function, so an env id or discrete action that would not
         survive is refused here, with the Python path's message (the handlers check
         the rest when the call runs)."""
-        if jax.config.jax_enable_x64:
+        if jax.config.jax_enable_x64:  # type: ignore[attr-defined]  # jax's Config stub lacks its flags
             return
         action, env_id = self.pool._split_action(action, env_id)
         if env_id is not None and _wide(env_id):

@@ -43,7 +43,7 @@ import importlib.abc
 import importlib.util
 import sys
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -62,7 +62,8 @@ def env_creator(task_id: str, env_context: Any) -> Any:
     if "seed" not in options:
         # As an unseeded gymnasium env: fresh entropy (a pool's default seed is 42 in
         # every process, so every env runner would replay the same episodes).
-        options["seed"] = int(np.random.SeedSequence().entropy % _SEED_RANGE)
+        # (entropy is an int when SeedSequence draws it itself)
+        options["seed"] = int(cast(int, np.random.SeedSequence().entropy) % _SEED_RANGE)
     if num_envs is None:  # one of the single-env views of a "sync" / "async" runner
         return GymnasiumSingleEnv(task_id, **options)
     return make_vector_env(task_id, num_envs=int(num_envs), **options)

@@ -107,21 +107,22 @@ def flatten(space: spaces.Space, prefix: str) -> list[Leaf]:
                 )
             )
         elif isinstance(s, spaces.MultiDiscrete):
-            start = np.broadcast_to(s.start, s.nvec.shape)
+            starts = np.broadcast_to(s.start, s.nvec.shape)
             leaves.append(
                 Leaf(
                     name,
                     engine_dtype(s.dtype, where),
                     tuple(s.nvec.shape),
-                    _bounds(start),
-                    _bounds(start + s.nvec - 1),
+                    _bounds(starts),
+                    _bounds(starts + s.nvec - 1),
                     path,
                     s,
                     "multidiscrete",
                 )
             )
         elif isinstance(s, spaces.MultiBinary):
-            shape = (int(s.n),) if np.isscalar(s.n) else tuple(int(x) for x in s.n)
+            n: Any = s.n  # an int or a shape
+            shape = (int(n),) if np.isscalar(s.n) else tuple(int(x) for x in n)
             leaves.append(Leaf(name, "bool", shape, [0.0], [1.0], path, s, "multibinary"))
         elif isinstance(s, spaces.Box):
             dt = engine_dtype(s.dtype, where)

@@ -140,7 +140,7 @@ def access_envs(envs: list[Any], request: bytes, reset_options: list[Any]) -> by
     result per env) or ("error", (exception or None, traceback text))."""
     try:
         kind, name, args, kwargs, values = pickle.loads(request)
-        out = []
+        out: list[Any] = []
         for k, env in enumerate(envs):
             if kind == "options":
                 reset_options[k] = values[k]

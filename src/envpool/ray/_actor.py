@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
 import ray
+
+
+class _EnvFailure(Protocol):
+    """An engine pool's exception for envs that threw: their ids and the batch's result."""
+
+    failed_env_ids: Any
+    result: Any
 
 
 class PoolActor:
@@ -48,8 +55,9 @@ class PoolActor:
             if not hasattr(e, "failed_env_ids"):
                 raise
             what = str(e).split(" failed: ", 1)[-1]
-            failed = np.asarray(e.failed_env_ids, dtype=np.int32) + self.offset
-            return ("failed", type(e), what, failed, self._rows(e.result))
+            error = cast(_EnvFailure, e)
+            failed = np.asarray(error.failed_env_ids, dtype=np.int32) + self.offset
+            return ("failed", type(e), what, failed, self._rows(error.result))
 
     def _rows(self, batch: Any) -> tuple:
         obs, reward, terminated, truncated, discount, info, final = batch

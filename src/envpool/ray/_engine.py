@@ -78,7 +78,7 @@ class RayEngine:
         sizes = [self.num_envs // num_actors + (k < self.num_envs % num_actors) for k in range(num_actors)]
         self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         self.actor_of = np.repeat(np.arange(num_actors), sizes)
-        self.actors = []
+        self.actors: list[Any] = []  # Ray actor handles (ray types their methods without .remote)
         from envpool import cpp_extension
 
         extensions = cpp_extension._state()
@@ -308,7 +308,9 @@ class RayEngine:
             # As an engine pool: the failed envs in row order, the exception of the first one's actor
             # call (which reports its own first failed row's).
             failed = last[np.isin(last, np.concatenate([ids for _, ids in failing]))]
-            exc_type, what = next(c.error for c, ids in failing if failed[0] in ids)
+            error = next(c.error for c, ids in failing if failed[0] in ids)
+            assert error is not None  # a chunk with failed rows carries its error
+            exc_type, what = error
             label = "env " if len(failed) == 1 else "envs "
             exc = exc_type(label + ", ".join(map(str, failed)) + " failed: " + what)
             exc.env_ids = last.copy()

@@ -70,12 +70,12 @@ def _classes() -> dict[str, type]:
     from envpool.gym_env import GymEnvPool
     from envpool.gymnasium_env import GymnasiumEnvPool
 
-    class RayGymnasiumEnvPool(_RayPool, GymnasiumEnvPool):
+    class RayGymnasiumEnvPool(_RayPool, GymnasiumEnvPool):  # type: ignore[misc, override]  # the same base-class differences as its envpool pool (see gym_env.py)
         """envpool's gymnasium pool (a ``gymnasium.vector.VectorEnv``) over Ray actors."""
 
         _ENV_TYPE = "gymnasium"
 
-    class RayGymEnvPool(_RayPool, GymEnvPool):
+    class RayGymEnvPool(_RayPool, GymEnvPool):  # type: ignore[misc, override]  # the same base-class differences as its envpool pool (see gym_env.py)
         """envpool's gym pool over Ray actors."""
 
         _ENV_TYPE = "gym"

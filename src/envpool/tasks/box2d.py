@@ -29,7 +29,12 @@ def _prepare_lander(merged: dict[str, Any], user: dict[str, Any]) -> None:
             )
 
 
-_LANDER = {"prepare": _prepare_lander, "max_episode_steps": 1000, "reward_threshold": 200.0, "render_fps": 50}
+_LANDER: dict[str, Any] = {
+    "prepare": _prepare_lander,
+    "max_episode_steps": 1000,
+    "reward_threshold": 200.0,
+    "render_fps": 50,
+}
 
 # gymnasium 1.4's ids (gymnasium/envs/__init__.py); render_fps: the envs' metadata.
 register("LunarLander-v3", "LunarLander", **_LANDER)

@@ -125,7 +125,7 @@ PYTHON = PythonSide(
 # Humanoid-v3 include the contact forces in the observation and the contact
 # cost in the reward (gym's v3; EnvPool sets use_contact_force for them):
 # Ant-v4's use_contact_forces=True; Humanoid-v4 always has them.
-_LEGACY = {
+_LEGACY: dict[str, tuple[str, dict[str, Any]]] = {
     "Ant": ("v3", {"use_contact_forces": True}),
     "HalfCheetah": ("v3", {}),
     "Hopper": ("v3", {}),
@@ -140,7 +140,9 @@ _LEGACY = {
 }
 
 for _task, _steps, _threshold, _fps in _TASKS:
-    _extra = {"render_fps": _fps} if _threshold is None else {"reward_threshold": _threshold, "render_fps": _fps}
+    _extra: dict[str, Any] = (
+        {"render_fps": _fps} if _threshold is None else {"reward_threshold": _threshold, "render_fps": _fps}
+    )
     if _task in _LEGACY:
         _old, _old_config = _LEGACY[_task]
         register(

@@ -8,6 +8,7 @@ ends a level shows the next level's first frame, as procgen's engine does. See
 docs/procgen.md.
 """
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ MODES = {0: "Easy", 1: "Hard", 2: "Extreme", 10: "Memory", 20: "Exploration"}
 MODE_NAMES = {"easy": 0, "hard": 1, "extreme": 2, "memory": 10, "exploration": 20}
 
 
-def _prepare(merged: dict[str, Any], user: dict[str, Any]) -> None:
+def _prepare(merged: dict[str, Any], user: Mapping[str, Any]) -> None:
     """The 512x512 frame buffer only with a render_mode, procgen's mode names, and no engine
     time limit with use_sequential_levels (an episode then spans levels; each level still
     ends at the game's own timeout, as in procgen)."""

@@ -167,6 +167,7 @@ def _run(spec: dict, asynchronous: bool) -> dict:
     if b != n:
         raise _common.Unavailable("no batch_size < num_envs mode")
     fns = [_env_fn(spec)] * n
+    env: gymnasium.vector.VectorEnv
     if not asynchronous:
         env = gymnasium.vector.SyncVectorEnv(fns)
     elif spec.get("kind") in _TEXT_OBSERVATIONS:

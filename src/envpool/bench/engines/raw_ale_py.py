@@ -14,6 +14,7 @@ alone is slightly faster than this shows).
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -116,7 +117,7 @@ def run(spec: dict) -> dict:
 
         rom = str(roms.get_rom_path(game))
     threads = int(spec["num_threads"])
-    setup = {
+    setup: dict[str, Any] = {
         "rom": rom,
         "seed": int(spec["seed"]),
         "frame_skip": int(cfg.get("frame_skip", 4)),

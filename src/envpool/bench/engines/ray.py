@@ -4,6 +4,8 @@ local Ray instance, each with num_threads / 2 threads; the same gym interface an
 
 from __future__ import annotations
 
+import logging
+
 from . import Engine, _common
 from .envpool_api import _env_ids
 
@@ -17,7 +19,9 @@ def run(spec: dict) -> dict:
     import envpool.ray
 
     task, n, b = spec["task"], spec["num_envs"], spec["batch_size"]
-    ray.init(address="local", num_cpus=ACTORS, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    ray.init(
+        address="local", num_cpus=ACTORS, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False
+    )
     try:
         env = envpool.ray.make(
             task,

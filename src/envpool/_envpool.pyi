@@ -1,0 +1,29 @@
+"""Type stub of envpool's compiled extension (cpp/binding/module.cc).
+
+Only Batch is spelled out: it is what the pools' code reads field by field. The
+rest of the module (Pool, families(), engine_defaults(), ...) is typed Any.
+"""
+
+from collections.abc import Iterable
+from typing import Any
+
+class Batch(tuple[Any, ...]):
+    """A struct sequence: obs, reward, terminated, truncated, discount, info, final."""
+
+    def __new__(cls, fields: Iterable[Any]) -> Batch: ...
+    @property
+    def obs(self) -> Any: ...
+    @property
+    def reward(self) -> Any: ...
+    @property
+    def terminated(self) -> Any: ...
+    @property
+    def truncated(self) -> Any: ...
+    @property
+    def discount(self) -> Any: ...
+    @property
+    def info(self) -> Any: ...
+    @property
+    def final(self) -> Any: ...
+
+def __getattr__(name: str) -> Any: ...
