@@ -9,6 +9,7 @@ import argparse
 import itertools
 import sys
 import textwrap
+from typing import NoReturn
 
 from envpool.bench import engines, machine
 from envpool.bench.errors import UsageError
@@ -39,7 +40,7 @@ class NumbersThenTasks(argparse.Action):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit code 2
+    def error(self, message: str) -> NoReturn:  # one line, exit code 2
         raise UsageError(message)
 
 

@@ -85,7 +85,7 @@ def rows(report: dict) -> list[tuple[dict[str, str], str | None]]:
     """The measured results (ok or error; n/a ones are summed up by ``skipped``) as cells, with a
     style: "error", "baseline" or None."""
     baseline = report["settings"]["baseline"]
-    out = []
+    out: list[tuple[dict[str, str], str | None]] = []
     for r in report["results"]:
         if r["status"] == "n/a":
             continue
@@ -222,13 +222,14 @@ def print_report(report: dict, out: Console) -> None:
     """The table, then what was skipped and what failed (each once), then the method and machine."""
     plain = not out.is_terminal
     if any(r["status"] != "n/a" for r in report["results"]):
-        t, left_out = fitted_table(report, out)
+        table, left_out = fitted_table(report, out)
         if plain:  # a Markdown table: no blank edge lines, no trailing spaces
-            width = max(out.width, Measurement.get(out, out.options.update_width(10_000), t).maximum)
+            width = max(out.width, Measurement.get(out, out.options.update_width(10_000), table).maximum)
             with out.capture() as captured:
-                out.print(t, width=width)
-            t = "\n".join(ln.rstrip() for ln in captured.get().splitlines() if ln.strip())
-        out.print(t, markup=False)
+                out.print(table, width=width)
+            out.print("\n".join(ln.rstrip() for ln in captured.get().splitlines() if ln.strip()), markup=False)
+        else:
+            out.print(table, markup=False)
         if left_out:
             out.print(
                 f"(narrow terminal: {' and '.join(left_out)} not shown; widen it, pipe the output or use --json)",

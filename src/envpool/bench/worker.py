@@ -41,6 +41,7 @@ def load(module: str):
         spec = importlib.util.spec_from_file_location(
             PACKAGE, ENGINES_DIR / "__init__.py", submodule_search_locations=[str(ENGINES_DIR)]
         )
+        assert spec is not None and spec.loader is not None, ENGINES_DIR
         package = importlib.util.module_from_spec(spec)
         sys.modules[PACKAGE] = package
         spec.loader.exec_module(package)

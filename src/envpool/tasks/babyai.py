@@ -14,6 +14,7 @@ MoveTwoAcross's ``objs_per_room`` are ``num_dists`` here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from envpool.registration import PythonSide, register
@@ -23,7 +24,7 @@ _ALIASES = {"num_objs": "num_dists", "objs_per_room": "num_dists"}
 _NONE_IS_EMPTY = ("first_color", "second_color", "select_by")
 
 
-def _prepare(engine: dict[str, Any], user: dict[str, Any]) -> None:
+def _prepare(engine: dict[str, Any], user: Mapping[str, Any]) -> None:
     """minigrid's keywords as the engine's: ``max_steps`` -> ``max_episode_steps``, None colors
     and ``select_by`` -> "", ``num_objs`` / ``objs_per_room`` -> ``num_dists``."""
     for old, new in _ALIASES.items():

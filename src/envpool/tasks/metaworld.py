@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from envpool import _envpool
@@ -56,8 +57,8 @@ def task_id(name: str) -> str:
     return "MetaWorld/" + "".join(part[:1].upper() + part[1:] for part in base.split("-")) + "-" + version
 
 
-def _prepare(merged: dict[str, Any], user: dict[str, Any]) -> None:
-    _mujoco.PYTHON.prepare(merged, user)
+def _prepare(merged: dict[str, Any], user: Mapping[str, Any]) -> None:
+    _mujoco.prepare_camera_keys(merged, user)
     if not merged.get("assets_dir"):
         raise ModuleNotFoundError(
             "the Meta-World tasks read their models from metaworld: pip install --no-deps metaworld==3.1.1"

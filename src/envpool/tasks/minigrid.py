@@ -13,7 +13,7 @@ the pool's ``max_episode_steps``: it ends the episode (truncated) and scales the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -45,7 +45,8 @@ def decode_mission(mission: Any) -> str | list[str]:
     arr = np.asarray(mission, dtype=np.uint8)
     if arr.ndim == 1:
         return arr.tobytes().rstrip(b"\0").decode("utf-8", errors="replace")
-    return [decode_mission(row) for row in arr]
+    rows: list[Any] = [decode_mission(row) for row in arr]
+    return rows
 
 
 def _is_envpool_random_start(pos: Any) -> bool:
@@ -61,12 +62,12 @@ def _int(name: str, value: Any) -> int:
     return int(value)
 
 
-def _prepare(default_max_steps: Callable[[dict[str, Any]], int]) -> Callable[[dict[str, Any], dict[str, Any]], None]:
+def _prepare(default_max_steps: Callable[[dict[str, Any]], int]) -> Callable[[dict[str, Any], Mapping[str, Any]], None]:
     """minigrid's keywords as the engine's config: ``max_steps`` (None: the env's default for the
     resolved options) becomes ``max_episode_steps``, camelCase aliases their snake_case names, and
     None / pairs of ``agent_start_pos`` / ``agent_room`` lists."""
 
-    def prepare(merged: dict[str, Any], user: dict[str, Any]) -> None:
+    def prepare(merged: dict[str, Any], user: Mapping[str, Any]) -> None:
         for old, new in _ALIASES.items():
             if old in merged:
                 if new in user and old in user:

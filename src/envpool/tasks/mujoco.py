@@ -67,7 +67,7 @@ _TASKS = (
 _CAMERA_INT_KEYS = ("type", "fixedcamid", "trackbodyid", "orthographic")
 
 
-def _camera_keys(merged: dict[str, Any], user: Any = None) -> None:
+def prepare_camera_keys(merged: dict[str, Any], user: Any = None) -> None:
     """MuJoCo's render keys in the engine's terms: gymnasium's None for camera_id /
     camera_name / default_camera_config / visual_options is -1 / "" / "" / "", a
     default_camera_config dict (mjvCamera attribute -> value) becomes the engine's text,
@@ -114,7 +114,7 @@ def _camera_keys(merged: dict[str, Any], user: Any = None) -> None:
 PYTHON = PythonSide(
     defaults=_frame_stack.DEFAULTS,
     check=_frame_stack.check,
-    prepare=_camera_keys,
+    prepare=prepare_camera_keys,
     state_spec=_frame_stack.state_spec,
     results=_frame_stack.results,
 )

@@ -104,7 +104,7 @@ def _maze_rows(maze_map: Any) -> list[list[Any]]:
     for row in maze_map:
         if isinstance(row, str) or not isinstance(row, collections.abc.Sequence) or len(row) == 0:
             raise ValueError(f"maze_map rows must be non-empty lists of cells, got {row!r}")
-        cells = []
+        cells: list[int | str] = []
         for cell in row:
             if isinstance(cell, (bool, np.bool_)):
                 raise ValueError(f"maze_map: unknown cell {cell!r} (cells are 0, 1, 'r', 'g' and 'c')")
@@ -187,7 +187,7 @@ def _prepare_maze(config: dict[str, Any], user: collections.abc.Mapping[str, Any
     if user.get("default_camera_config") is None and "default_camera_config" not in user:
         # PointMazeEnv's camera: farther out for the large mazes.
         config["default_camera_config"] = f"distance={12.5 if len(rows) > 8 else 8.8}"
-    _mujoco.PYTHON.prepare(config, user)
+    _mujoco.prepare_camera_keys(config, user)
 
 
 def _pool_option(pool: Any, key: str) -> Any:
@@ -247,7 +247,7 @@ def _prepare_assets(config: dict[str, Any], user: collections.abc.Mapping[str, A
     _need_package()
     if not config.get("assets_dir"):
         config["assets_dir"] = _ASSETS
-    _mujoco.PYTHON.prepare(config, user)
+    _mujoco.prepare_camera_keys(config, user)
 
 
 def _prepare_fetch(config: dict[str, Any], user: collections.abc.Mapping[str, Any]) -> None:
@@ -269,7 +269,7 @@ def _fetch_compute_reward(pool: Any, achieved_goal: Any, desired_goal: Any, info
 FETCH_PYTHON = PythonSide(prepare=_prepare_fetch, methods={"compute_reward": _fetch_compute_reward})
 
 # The reference's constants per class (gymnasium_robotics/envs/fetch/*.py, Mujoco*Env).
-_FETCH = {
+_FETCH: dict[str, dict[str, Any]] = {
     "FetchReach": {
         "xml_file": "fetch/reach.xml",
         "has_object": False,
@@ -469,7 +469,7 @@ for _suffix, _reward in (("", "sparse"), ("Dense", "dense")):
 
 # object -> (its constants, {variant: (target_position, target_rotation)}) as
 # gymnasium-robotics' registry and Mujoco{Block,Egg,Pen}Env set them.
-_HAND_OBJECTS = {
+_HAND_OBJECTS: dict[str, tuple[dict[str, Any], dict[str, tuple[str, str]]]] = {
     "Block": (
         {},
         {
