@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpp/draw/planar.h"
 #include "cpp/mujoco/gl_context.h"
 #include "cpp/mujoco/render_process.h"
 
@@ -410,13 +411,8 @@ void MujocoRenderer::Render(mjData* d, uint8_t* rgb, bool channel_first) {
   }
   const std::size_t plane = static_cast<std::size_t>(width_) * height_;
   for (int r = 0; r < height_; ++r) {
-    const unsigned char* src = pixels_.data() + (height_ - 1 - r) * row;
-    uint8_t* dst = rgb + static_cast<std::size_t>(r) * width_;
-    for (int x = 0; x < width_; ++x) {
-      dst[x] = src[3 * x];
-      dst[plane + x] = src[3 * x + 1];
-      dst[2 * plane + x] = src[3 * x + 2];
-    }
+    draw::PlanarFromRgb(pixels_.data() + (height_ - 1 - r) * row, width_, rgb + static_cast<std::size_t>(r) * width_,
+                        plane);
   }
 }
 
