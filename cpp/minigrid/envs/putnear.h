@@ -41,7 +41,7 @@ class PutNear : public MiniGridEnv {
     static const std::vector<Type> kTypes = {kKey, kBall, kBox};
     std::vector<std::pair<Type, Color>> objs;
     std::vector<Pos> pos;
-    auto near = [&pos](Pos p) {
+    auto is_near = [&pos](Pos p) {
       for (const Pos& q : pos)
         if (std::abs(p.x - q.x) <= 1 && std::abs(p.y - q.y) <= 1) return true;
       return false;
@@ -50,7 +50,7 @@ class PutNear : public MiniGridEnv {
       const Type t = RandElem(kTypes);
       const Color c = RandColor();
       if (std::find(objs.begin(), objs.end(), std::make_pair(t, c)) != objs.end()) continue;
-      pos.push_back(PlaceObjReject(objs_.Make(t, c), {0, 0}, {-1, -1}, near));
+      pos.push_back(PlaceObjReject(objs_.Make(t, c), {0, 0}, {-1, -1}, is_near));
       objs.push_back({t, c});
     }
     PlaceAgent();

@@ -16,6 +16,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -96,8 +97,8 @@ inline Quat FromAngleAxis(double angle, Vec3 axis) {
 
 // rotations.get_parallel_rotations, each as euler2quat.
 inline std::vector<Quat> ParallelQuats() {
-  const double half = M_PI / 2;
-  const double mult90[4] = {0.0, half, -half, M_PI};
+  const double half = std::numbers::pi / 2;
+  const double mult90[4] = {0.0, half, -half, std::numbers::pi};
   std::vector<Vec3> rots;
   for (double a : mult90)
     for (double b : mult90)
@@ -436,15 +437,15 @@ class HandManipulate : public HandBase {
     rot::Quat quat{q[3], q[4], q[5], q[6]};
     if (randomize_rotation_) {
       if (target_rotation_ == "z") {
-        const double angle = DrawUniform(-M_PI, M_PI);
+        const double angle = DrawUniform(-std::numbers::pi, std::numbers::pi);
         quat = rot::Mul(quat, rot::FromAngleAxis(angle, {0.0, 0.0, 1.0}));
       } else if (target_rotation_ == "parallel") {
-        const double angle = DrawUniform(-M_PI, M_PI);
+        const double angle = DrawUniform(-std::numbers::pi, std::numbers::pi);
         const rot::Quat z = rot::FromAngleAxis(angle, {0.0, 0.0, 1.0});
         const rot::Quat& par = parallel_[DrawInteger(0, static_cast<int64_t>(parallel_.size()))];
         quat = rot::Mul(quat, rot::Mul(z, par));
       } else {  // xyz
-        const double angle = DrawUniform(-M_PI, M_PI);
+        const double angle = DrawUniform(-std::numbers::pi, std::numbers::pi);
         rot::Vec3 axis;
         for (double& a : axis) a = DrawUniform(-1.0, 1.0);
         quat = rot::Mul(quat, rot::FromAngleAxis(angle, axis));
@@ -471,7 +472,7 @@ class HandManipulate : public HandBase {
     if (target_position_ == "random")
       for (int i = 0; i < 3; ++i) goal_[i] = q[i] + DrawUniform(range_[i].first, range_[i].second);
     rot::Quat quat;
-    const double angle = DrawUniform(-M_PI, M_PI);
+    const double angle = DrawUniform(-std::numbers::pi, std::numbers::pi);
     if (target_rotation_ == "z") {
       quat = rot::FromAngleAxis(angle, {0.0, 0.0, 1.0});
     } else if (target_rotation_ == "parallel") {
