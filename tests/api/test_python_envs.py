@@ -412,8 +412,8 @@ def test_env_access_as_soon_as_a_worker_is_ready() -> None:
     serving loop starts: a request counted then was lost (the call waited forever; here,
     step_timeout). That window is narrow: this exercises it, but it passed without that fix in
     the 2 runs tried. The timeout leaves room for replacements that start slowly on a loaded
-    machine (10 s ran out once in CI beside the whole-tree cross compile); a lost request still
-    ends in it."""
+    machine (with 10 s the test failed once in CI beside the whole-tree cross compile); a lost
+    request still ends in it."""
     pool = _attr_pool(step_timeout=60.0)
     pool.reset()
     for _ in range(5):
